@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# In the kernel tree (drivers/infiniband/ulp/srpt/) only the kbuild line
+# below is used.  Out of tree this Makefile builds against the headers of
+# KVER and carries the project's targets: see "make help".
+
+ifneq ($(KERNELRELEASE),)
+
+obj-$(CONFIG_INFINIBAND_SRPT)	+= ib_srpt.o
+
+else
+
+# Newest kernel with headers installed; the host need not run it.
+KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sed 's,/lib/modules/,,;s,/build,,' | sort -V | tail -n 1)
+KDIR ?= /lib/modules/$(KVER)/build
+SRC := $(CURDIR)
+KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
+
+.PHONY: all modules install uninstall clean help deps lint unit check check-host check-vm check-intree
+
+all: modules
+
+modules:
+	@test -d "$(KDIR)" || { echo "no kernel headers at $(KDIR): run tools/install-deps.sh or set KVER/KDIR" >&2; exit 1; }
+	$(KBUILD) modules
+
+# Installs into updates/, which depmod ranks ahead of the in-tree module.
+install: modules
+	$(KBUILD) INSTALL_MOD_DIR=updates modules_install
+	depmod -a $(KVER)
+
+uninstall:
+	rm -f /lib/modules/$(KVER)/updates/ib_srpt.ko*
+	depmod -a $(KVER)
+
+clean:
+	$(KBUILD) clean 2>/dev/null || true
+	rm -rf build
+
+help:
+	@echo "make              build ib_srpt.ko for KVER=$(KVER)"
+	@echo "make install      install into /lib/modules/KVER/updates and run depmod"
+	@echo "make uninstall    remove what 'make install' installed"
+	@echo "make check        install test dependencies, build, lint, unit and VM tests"
+	@echo "make check-host   only the host-side tests (lint, unit tests)"
+	@echo "make check-vm     only the VM tests (SRPT_UNDER_TEST=intree for the in-tree driver)"
+	@echo "make check-intree the VM tests against the distro's in-tree ib_srpt"
+
+deps:
+	sh tools/install-deps.sh
+
+check: deps
+	$(MAKE) modules
+	tools/check.sh all
+
+check-host: modules
+	tools/check.sh host
+
+check-vm: modules
+	tools/check.sh vm
+
+check-intree:
+	SRPT_UNDER_TEST=intree tools/check.sh vm
+
+endif

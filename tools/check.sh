@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The test runner behind "make check": host-side tests (build hygiene, unit
+# tests of the pure wire code) and VM tests, each set driven by prove.
+#
+#   tools/check.sh all|host|vm
+#
+# SRPT_UNDER_TEST=intree runs the VM tests against the distro's in-tree
+# ib_srpt instead of ours.  SRPT_VM_TESTS="t-a.t t-b.t" limits the VM tests.
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+what=${1:-all}
+rc=0
+
+run_host() {
+	prove -v tools/tests/host/*.t || rc=1
+}
+
+run_vm() {
+	tests=""
+	for t in ${SRPT_VM_TESTS:-$(ls tools/tests/vm/*.t)}; do
+		case $t in
+		*/*) tests="$tests $t" ;;
+		*) tests="$tests tools/tests/vm/$t" ;;
+		esac
+	done
+	# shellcheck disable=SC2086
+	prove -v -e tools/vm/vmtest $tests || rc=1
+}
+
+case $what in
+all) run_host; run_vm ;;
+host) run_host ;;
+vm) run_vm ;;
+*) echo "usage: $0 all|host|vm" >&2; exit 2 ;;
+esac
+
+if [ $rc -eq 0 ]; then
+	echo "check: all test sets passed"
+else
+	echo "check: FAILED"
+fi
+exit $rc

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build hygiene: W=1 and sparse (C=2) print no warnings, checkpatch --strict
+# finds nothing, and the Kbuild line is usable in-tree.
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$top" || exit 1
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+n=0
+check() {
+	n=$((n + 1))
+	name=$1
+	shift
+	if "$@" >"$log/out" 2>&1; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name"
+		sed 's/^/# /' "$log/out" | head -40
+	fi
+}
+# Fails on any compiler or sparse diagnostic, not only on errors.
+build_clean() {
+	touch ib_srpt.c
+	make "$@" >"$log/build" 2>&1 || { cat "$log/build"; return 1; }
+	! grep -E 'warning:|error:' "$log/build"
+}
+check "make W=1 builds ib_srpt.ko without warnings" build_clean W=1
+check "make C=2 (sparse) without warnings" build_clean C=2
+check "checkpatch.pl --strict clean" tools/checkpatch.sh
+check "Kbuild line names CONFIG_INFINIBAND_SRPT" \
+	grep -q '^obj-$(CONFIG_INFINIBAND_SRPT)[[:space:]]*+= ib_srpt.o' Makefile
+check "Kconfig depends on INFINIBAND_ADDR_TRANS and TARGET_CORE" \
+	sh -c 'grep -q "depends on.*INFINIBAND_ADDR_TRANS" Kconfig && grep -q "depends on.*TARGET_CORE" Kconfig'
+check "modinfo lists the in-tree module parameters" \
+	sh -c 'p=$(/sbin/modinfo -F parm ib_srpt.ko); for x in srp_max_req_size srpt_srq_size srpt_service_guid; do echo "$p" | grep -q "^$x:" || exit 1; done'
+echo "1..$n"
