@@ -20,6 +20,10 @@ run_host() {
 }
 
 run_vm() {
+	if ! ls tools/tests/vm/*.t >/dev/null 2>&1 || [ ! -x tools/vm/vmtest ]; then
+		echo "check: the VM harness (tools/vm/) and VM tests are not in this tree yet; VM tests not run"
+		return 0
+	fi
 	tests=""
 	for t in ${SRPT_VM_TESTS:-$(ls tools/tests/vm/*.t)}; do
 		case $t in
