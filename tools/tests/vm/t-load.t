@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Module load/unload and module parameters (runs in the VM).
+. "$SRPT_REPO/tools/vm/lib.sh"
+p=/sys/module/ib_srpt/parameters
+
+i=0 fails=0
+while [ $i -lt 20 ]; do
+	srpt_load >/dev/null 2>&1 && srpt_unload >/dev/null 2>&1 || fails=$((fails + 1))
+	i=$((i + 1))
+done
+is "$fails" 0 "load/unload x20"
+
+run_ok "load with defaults" srpt_load
+is "$(cat $p/srp_max_req_size)" 8280 "srp_max_req_size default"
+is "$(cat $p/srpt_srq_size)" 4095 "srpt_srq_size default"
+case $(cat $p/srpt_service_guid) in
+0x[0-9a-f]*) ok "srpt_service_guid readable as hex" ;;
+*) not_ok "srpt_service_guid readable as hex"; diag "$(cat $p/srpt_service_guid)" ;;
+esac
+run_ok "unload" srpt_unload
+
+run_fails "srp_max_req_size=10 refused" srpt_load srp_max_req_size=10
+run_fails "srpt_srq_size=1 refused" srpt_load srpt_srq_size=1
+run_fails "srpt_srq_size=65536 refused" srpt_load srpt_srq_size=65536
+run_ok "srp_max_req_size=996 accepted" srpt_load srp_max_req_size=996
+is "$(cat $p/srp_max_req_size)" 996 "srp_max_req_size reads back"
+srpt_unload
+run_ok "srpt_service_guid=0x1234 accepted" srpt_load srpt_service_guid=0x1234
+is "$(cat $p/srpt_service_guid)" 0x0000000000001234 "srpt_service_guid reads back"
+srpt_unload
+if [ -e /sys/module/ib_srpt ]; then not_ok "module gone after the last unload"; else ok "module gone after the last unload"; fi
