@@ -86,7 +86,7 @@ static const struct kernel_param_ops srpt_max_req_size_ops = {
 module_param_cb(srp_max_req_size, &srpt_max_req_size_ops, &srp_max_req_size,
 		0444);
 MODULE_PARM_DESC(srp_max_req_size,
-		 "Maximum size of SRP request messages in bytes (996..65536, default 8280).");
+		 "Maximum size of SRP request messages in bytes (996..65536, default 8276).");
 
 static int srpt_param_set_srq_size(const char *val,
 				   const struct kernel_param *kp)

@@ -40,9 +40,9 @@ enum {
 	 * Large enough for the larger of an SRP_CMD with 16 additional CDB
 	 * bytes and 128 direct descriptors (48 + 16 + 20 + 128 * 16 bytes)
 	 * and an SRP_CMD carrying 8 KiB of immediate data at offset 80
-	 * behind its 8-byte immediate data descriptor.
+	 * behind its 4-byte immediate data descriptor.
 	 */
-	SRPT_DEF_MAX_REQ_SIZE = 80 + 8 + 8192,
+	SRPT_DEF_MAX_REQ_SIZE = 80 + 4 + 8192,
 
 	/* Module parameter srpt_srq_size: bounds and default (entries). */
 	SRPT_MIN_SRQ_SIZE = 4,

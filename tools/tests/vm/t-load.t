@@ -12,7 +12,7 @@ done
 is "$fails" 0 "load/unload x20"
 
 run_ok "load with defaults" srpt_load
-is "$(cat $p/srp_max_req_size)" 8280 "srp_max_req_size default"
+is "$(cat $p/srp_max_req_size)" 8276 "srp_max_req_size default"
 is "$(cat $p/srpt_srq_size)" 4095 "srpt_srq_size default"
 case $(cat $p/srpt_service_guid) in
 0x[0-9a-f]*) ok "srpt_service_guid readable as hex" ;;
