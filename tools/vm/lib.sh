@@ -21,7 +21,9 @@ is() { if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3"; diag "got '$1', expec
 # distro's in-tree ib_srpt, anything else ours (insmod, never modprobe, so the
 # in-tree one can't be picked by accident).
 srpt_load() {
-	modprobe -a target_core_mod ib_core ib_cm rdma_cm || return 1
+	modprobe -a configfs target_core_mod ib_core ib_cm rdma_cm || return 1
+	grep -q " /sys/kernel/config configfs" /proc/mounts ||
+		mount -t configfs configfs /sys/kernel/config || return 1
 	if [ "${SRPT_UNDER_TEST:-ours}" = intree ]; then
 		modprobe ib_srpt "$@"
 	else
