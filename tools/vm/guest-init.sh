@@ -6,8 +6,9 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
 mount -t configfs configfs /sys/kernel/config 2>/dev/null
+# /tmp stays on the overlay (writable, tmpfs-backed): a tmpfs over it would
+# hide a repository checked out under /tmp on the host.
 mount -t tmpfs tmpfs /run
-mount -t tmpfs tmpfs /tmp
 arg() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 test=$(arg srpt.test)
 export SRPT_REPO SRPT_UNDER_TEST
