@@ -5,20 +5,30 @@
  * The file reads in the order of an object's life:
  *   1. module parameters
  *   2. RDMA devices and ports (IB client, port events)
- *   3. configfs / LIO glue (target ports, TPGs, node ACLs)
- *   4. module init and exit
+ *   3. channels: allocation, queue pair, receive ring
+ *   4. the command path: request IUs, data transfer, responses
+ *   5. teardown of channels
+ *   6. logins: the shared login core and the RDMA/CM front end
+ *   7. configfs / LIO glue (target ports, TPGs, node ACLs, sessions)
+ *   8. module init and exit
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <net/ipv6.h>
+#include <scsi/scsi_common.h>
 #include <scsi/scsi_proto.h>
 #include <rdma/ib_cache.h>
+#include <rdma/ib_cm.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
 #include <target/target_core_base.h>
 #include <target/target_core_fabric.h>
 
@@ -313,6 +323,15 @@ static int srpt_add_one(struct ib_device *device)
 		return -ENOMEM;
 	sdev->device = device;
 	sdev->port_cnt = device->phys_port_cnt;
+	sdev->pd = ib_alloc_pd(device, 0);
+	if (IS_ERR(sdev->pd)) {
+		int ret = PTR_ERR(sdev->pd);
+
+		pr_err("%s: allocating a protection domain failed (%d)\n",
+		       dev_name(&device->dev), ret);
+		kfree(sdev);
+		return ret;
+	}
 	for (i = 0; i < sdev->port_cnt; i++) {
 		sdev->ports[i].sdev = sdev;
 		sdev->ports[i].port_num = i + 1;
@@ -337,18 +356,1546 @@ static int srpt_add_one(struct ib_device *device)
 	return 0;
 }
 
+/* ======================================================================== */
+/* 3. Channels: allocation, queue pair, receive ring                        */
+/* ======================================================================== */
+
+/*
+ * srpt_ch_mutex protects srpt_ch_list: every channel from the moment its
+ * login is accepted until its release work has removed its LIO session.
+ * srpt_ch_released is woken, and srpt_ch_gen incremented, whenever a channel
+ * leaves the list.
+ *
+ * Lock order: srpt_dev_mutex -> srpt_tport.tpg_mutex -> srpt_ch_mutex ->
+ * srpt_rdma_ch.lock.
+ */
+static DEFINE_MUTEX(srpt_ch_mutex);
+static LIST_HEAD(srpt_ch_list);		/* struct srpt_rdma_ch, by .entry */
+static DECLARE_WAIT_QUEUE_HEAD(srpt_ch_released);
+static atomic_t srpt_ch_gen = ATOMIC_INIT(0);	/* channels released so far */
+
+/* Runs the channel release works; flushed at device removal and exit. */
+static struct workqueue_struct *srpt_wq;
+
+static void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+static void srpt_rdma_done(struct ib_cq *cq, struct ib_wc *wc);
+static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc);
+static void srpt_ch_release_work(struct work_struct *work);
+static void srpt_recv_wait_work(struct work_struct *work);
+static bool srpt_ch_close(struct srpt_rdma_ch *ch);
+
+static inline struct ib_device *srpt_ch_dev(const struct srpt_rdma_ch *ch)
+{
+	return ch->sport->sdev->device;
+}
+
+/**
+ * srpt_free_rings() - free the receive ring and the command contexts
+ * @ch: channel; its QP is gone or never had these buffers posted.
+ */
+static void srpt_free_rings(struct srpt_rdma_ch *ch)
+{
+	struct ib_device *dev = srpt_ch_dev(ch);
+	u32 i;
+
+	for (i = 0; ch->cmds && i < ch->rq_size; i++) {
+		struct srpt_cmd *cmd = &ch->cmds[i];
+
+		if (!cmd->rsp)
+			continue;
+		ib_dma_unmap_single(dev, cmd->rsp_dma, ch->max_ti_iu_len,
+				    DMA_TO_DEVICE);
+		kfree(cmd->rsp);
+	}
+	kvfree(ch->cmds);
+	ch->cmds = NULL;
+
+	for (i = 0; ch->recvs && i < ch->rq_size; i++) {
+		struct srpt_recv *r = &ch->recvs[i];
+
+		if (!r->buf)
+			continue;
+		ib_dma_unmap_single(dev, r->dma, ch->max_it_iu_len,
+				    DMA_FROM_DEVICE);
+		kfree(r->buf);
+	}
+	kvfree(ch->recvs);
+	ch->recvs = NULL;
+}
+
+/**
+ * srpt_alloc_rings() - allocate the receive ring and the command contexts
+ * @ch: channel with rq_size, max_it_iu_len and max_ti_iu_len set.
+ *
+ * Every receive buffer holds one request IU of the granted size; every
+ * command context owns a response buffer of the granted response size.
+ *
+ * Return: 0 or -ENOMEM; on failure nothing stays allocated.
+ */
+static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
+{
+	struct ib_device *dev = srpt_ch_dev(ch);
+	u32 i;
+
+	ch->recvs = kvcalloc(ch->rq_size, sizeof(*ch->recvs), GFP_KERNEL);
+	ch->cmds = kvcalloc(ch->rq_size, sizeof(*ch->cmds), GFP_KERNEL);
+	if (!ch->recvs || !ch->cmds)
+		goto fail;
+
+	for (i = 0; i < ch->rq_size; i++) {
+		struct srpt_recv *r = &ch->recvs[i];
+		struct srpt_cmd *cmd = &ch->cmds[i];
+
+		r->ch = ch;
+		r->cqe.done = srpt_recv_done;
+		INIT_LIST_HEAD(&r->wait_entry);
+		r->buf = kmalloc(ch->max_it_iu_len, GFP_KERNEL);
+		if (!r->buf)
+			goto fail;
+		r->dma = ib_dma_map_single(dev, r->buf, ch->max_it_iu_len,
+					   DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(dev, r->dma)) {
+			kfree(r->buf);
+			r->buf = NULL;
+			goto fail;
+		}
+
+		cmd->ch = ch;
+		cmd->rdma_cqe.done = srpt_rdma_done;
+		cmd->send_cqe.done = srpt_send_done;
+		cmd->rsp = kzalloc(ch->max_ti_iu_len, GFP_KERNEL);
+		if (!cmd->rsp)
+			goto fail;
+		cmd->rsp_dma = ib_dma_map_single(dev, cmd->rsp,
+						 ch->max_ti_iu_len,
+						 DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(dev, cmd->rsp_dma)) {
+			kfree(cmd->rsp);
+			cmd->rsp = NULL;
+			goto fail;
+		}
+		list_add_tail(&cmd->sq_entry, &ch->free_cmds);
+	}
+	return 0;
+
+fail:
+	srpt_free_rings(ch);
+	return -ENOMEM;
+}
+
+/**
+ * srpt_qp_event() - asynchronous event of a channel's queue pair
+ * @event: the event.
+ * @ptr: the channel.
+ */
+static void srpt_qp_event(struct ib_event *event, void *ptr)
+{
+	struct srpt_rdma_ch *ch = ptr;
+
+	switch (event->event) {
+	case IB_EVENT_COMM_EST:
+		/* A request arrived before the CM saw the RTU. */
+		rdma_notify(ch->cm_id, event->event);
+		break;
+	case IB_EVENT_QP_LAST_WQE_REACHED:
+		break;
+	default:
+		pr_info("%s: QP event %s\n", ch->name,
+			ib_event_msg(event->event));
+		break;
+	}
+}
+
+/**
+ * srpt_ch_create_qp() - create the channel's completion queue and queue pair
+ * @ch: channel with its RDMA/CM id and ring sizes set.
+ *
+ * One CQ serves both work queues.  Channels take the device's completion
+ * vectors in turn.  The send queue starts at SRPT_DEF_SQ_SIZE and is halved
+ * down to SRPT_MIN_SQ_SIZE while the device refuses it.  Both queues get one
+ * entry more than the driver ever uses, for ib_drain_qp().
+ *
+ * Return: 0 or a negative errno.
+ */
+static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
+{
+	struct srpt_device *sdev = ch->sport->sdev;
+	struct ib_device *dev = sdev->device;
+	struct ib_qp_init_attr attr;
+	u32 sq_size = SRPT_DEF_SQ_SIZE;
+	int vector, ret;
+
+	vector = (u32)atomic_inc_return(&sdev->next_comp_vector) %
+		 max(dev->num_comp_vectors, 1);
+	for (;;) {
+		ch->cq = ib_alloc_cq(dev, ch, ch->rq_size + sq_size + 2,
+				     vector, IB_POLL_WORKQUEUE);
+		if (IS_ERR(ch->cq)) {
+			ret = PTR_ERR(ch->cq);
+			ch->cq = NULL;
+		} else {
+			memset(&attr, 0, sizeof(attr));
+			attr.event_handler = srpt_qp_event;
+			attr.qp_context = ch;
+			attr.send_cq = ch->cq;
+			attr.recv_cq = ch->cq;
+			attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+			attr.qp_type = IB_QPT_RC;
+			attr.cap.max_send_wr = sq_size + 1;
+			attr.cap.max_recv_wr = ch->rq_size + 1;
+			attr.cap.max_send_sge = min(dev->attrs.max_send_sge, 16);
+			attr.cap.max_recv_sge = 1;
+			attr.cap.max_rdma_ctxs = sq_size;
+			attr.port_num = ch->sport->port_num;
+			ret = rdma_create_qp(ch->cm_id, sdev->pd, &attr);
+			if (!ret)
+				break;
+			ib_free_cq(ch->cq);
+			ch->cq = NULL;
+		}
+		if (sq_size / 2 < SRPT_MIN_SQ_SIZE) {
+			pr_err("%s: creating a queue pair failed (%d)\n",
+			       ch->name, ret);
+			return ret;
+		}
+		sq_size /= 2;
+		pr_info("%s: retrying with a send queue of %u entries (%d)\n",
+			ch->name, sq_size, ret);
+	}
+	ch->qp = ch->cm_id->qp;
+	ch->sq_size = sq_size;
+	ch->sq_avail = sq_size;
+	return 0;
+}
+
+/**
+ * srpt_ch_destroy_qp() - destroy what srpt_ch_create_qp() created
+ * @ch: channel.
+ */
+static void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
+{
+	if (ch->qp)
+		rdma_destroy_qp(ch->cm_id);
+	ch->qp = NULL;
+	if (ch->cq)
+		ib_free_cq(ch->cq);
+	ch->cq = NULL;
+}
+
+/**
+ * srpt_post_recv() - post one receive buffer
+ * @ch: channel.
+ * @r: receive buffer.
+ *
+ * Return: 0 or the error of ib_post_recv().
+ */
+static int srpt_post_recv(struct srpt_rdma_ch *ch, struct srpt_recv *r)
+{
+	struct ib_sge sge = {
+		.addr = r->dma,
+		.length = ch->max_it_iu_len,
+		.lkey = ch->sport->sdev->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe = &r->cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	return ib_post_recv(ch->qp, &wr, NULL);
+}
+
+/**
+ * srpt_recv_repost() - give a receive buffer back to the initiator
+ * @ch: channel.
+ * @r: the buffer; the IU in it is not looked at any more.
+ *
+ * When the IU was a request, the credit it consumed is owed to the
+ * initiator from now on and goes out with the next response.  Nothing is
+ * posted once the channel drains.
+ */
+static void srpt_recv_repost(struct srpt_rdma_ch *ch, struct srpt_recv *r)
+{
+	unsigned long flags;
+	int ret = -ESHUTDOWN;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->state < SRPT_CH_DRAINING)
+		ret = srpt_post_recv(ch, r);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (ret) {
+		pr_debug("%s: receive buffer not reposted (%d)\n", ch->name,
+			 ret);
+		return;
+	}
+	if (r->credit)
+		atomic_inc(&ch->credits);
+}
+
+/**
+ * srpt_ch_alloc() - allocate a channel, its rings and its queue pair
+ * @sport: port of the login.
+ * @cm_id: RDMA/CM id of the connection request.
+ * @g: what the login was granted.
+ *
+ * The receive ring is posted before the login response is sent, so the
+ * initiator never finds it empty.
+ *
+ * Return: the channel (state SRPT_CH_CONNECTING) or an ERR_PTR().
+ */
+static struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_port *sport,
+					  struct rdma_cm_id *cm_id,
+					  const struct srpt_login_grant *g)
+{
+	struct ib_device *dev = sport->sdev->device;
+	struct srpt_rdma_ch *ch;
+	u32 i;
+	int ret;
+
+	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	if (!ch)
+		return ERR_PTR(-ENOMEM);
+	ch->sport = sport;
+	ch->cm_id = cm_id;
+	spin_lock_init(&ch->lock);
+	ch->state = SRPT_CH_CONNECTING;
+	INIT_LIST_HEAD(&ch->entry);
+	INIT_LIST_HEAD(&ch->sq_wait);
+	INIT_LIST_HEAD(&ch->free_cmds);
+	INIT_LIST_HEAD(&ch->recv_wait);
+	INIT_WORK(&ch->release_work, srpt_ch_release_work);
+	INIT_WORK(&ch->wait_work, srpt_recv_wait_work);
+	ch->max_it_iu_len = g->max_it_iu_len;
+	ch->max_ti_iu_len = g->max_ti_iu_len;
+	ch->imm_data_offset = g->imm_data_offset;
+	ch->rq_size = min_t(u32, SRPT_RQ_SIZE, dev->attrs.max_qp_wr - 1);
+	snprintf(ch->name, sizeof(ch->name), "login-%pISpc",
+		 &cm_id->route.addr.dst_addr);
+
+	ret = srpt_alloc_rings(ch);
+	if (ret)
+		goto free_ch;
+	ret = srpt_ch_create_qp(ch);
+	if (ret)
+		goto free_rings;
+	for (i = 0; i < ch->rq_size; i++) {
+		ret = srpt_post_recv(ch, &ch->recvs[i]);
+		if (ret) {
+			pr_err("%s: posting receive buffers failed (%d)\n",
+			       ch->name, ret);
+			goto destroy_qp;
+		}
+	}
+	return ch;
+
+destroy_qp:
+	srpt_ch_destroy_qp(ch);
+free_rings:
+	srpt_free_rings(ch);
+free_ch:
+	kfree(ch);
+	return ERR_PTR(ret);
+}
+
+/* ======================================================================== */
+/* 4. The command path                                                      */
+/* ======================================================================== */
+
+/*
+ * A request IU is received into a srpt_recv, paired with a free srpt_cmd,
+ * parsed (srpt_parse_cmd() / srpt_parse_tsk_mgmt()) and handed to LIO.
+ * DATA-OUT is fetched with RDMA READ before LIO executes the command;
+ * DATA-IN goes out with RDMA WRITE chained in front of the SRP_RSP.  Every
+ * post to the send queue goes through srpt_sq_post(): when the queue is
+ * full the command waits on ch->sq_wait, in order, until completions free
+ * room.  Nothing is ever dropped for lack of room.
+ *
+ * The receive buffer of a request is reposted when its response is built
+ * (its immediate data is no longer needed then), and the credit it returns
+ * rides in that response.
+ */
+
+static inline struct srpt_cmd *srpt_se_cmd_to_cmd(struct se_cmd *se_cmd)
+{
+	return container_of(se_cmd, struct srpt_cmd, se_cmd);
+}
+
+/**
+ * srpt_iu_tag() - the tag of an IU of at least 16 bytes
+ * @buf: the IU.
+ */
+static u64 srpt_iu_tag(const void *buf)
+{
+	u64 tag;
+
+	memcpy(&tag, (const u8 *)buf + 8, sizeof(tag));
+	return tag;
+}
+
+/**
+ * srpt_cmd_release_recv() - repost the receive buffer a command holds
+ * @cmd: command; does nothing when the buffer was reposted already.
+ */
+static void srpt_cmd_release_recv(struct srpt_cmd *cmd)
+{
+	struct srpt_recv *r = cmd->recv;
+
+	if (!r)
+		return;
+	cmd->recv = NULL;
+	srpt_recv_repost(cmd->ch, r);
+}
+
+/**
+ * srpt_free_rw() - free the RDMA contexts and data buffers of a command
+ * @cmd: command.
+ */
+static void srpt_free_rw(struct srpt_cmd *cmd)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	enum dma_data_direction dir = cmd->dir == SRPT_DIR_OUT ?
+		DMA_FROM_DEVICE : DMA_TO_DEVICE;
+	u32 i;
+
+	for (i = 0; i < cmd->nrw; i++) {
+		struct srpt_rw *rw = &cmd->rw[i];
+
+		if (!rw->sg)
+			continue;
+		rdma_rw_ctx_destroy(&rw->rw, ch->qp, ch->sport->port_num,
+				    rw->sg, rw->nents, dir);
+		target_free_sgl(rw->sg, rw->nents);
+	}
+	if (cmd->rw != &cmd->rw_one)
+		kfree(cmd->rw);
+	cmd->rw = NULL;
+	cmd->nrw = 0;
+	cmd->data_wrs = 0;
+
+	if (cmd->table) {
+		if (cmd->table_mapped)
+			rdma_rw_ctx_destroy(&cmd->table_rw.rw, ch->qp,
+					    ch->sport->port_num,
+					    cmd->table_rw.sg, 1,
+					    DMA_FROM_DEVICE);
+		kfree(cmd->table);
+		cmd->table = NULL;
+		cmd->table_mapped = false;
+	}
+}
+
+/**
+ * srpt_put_cmd() - return a command context to its channel
+ * @cmd: command; LIO is done with it, or never saw it.
+ *
+ * Requests that waited for a free context are served from a work item, not
+ * from here: this runs inside LIO's release path.
+ */
+static void srpt_put_cmd(struct srpt_cmd *cmd)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	unsigned long flags;
+
+	srpt_free_rw(cmd);
+	srpt_cmd_release_recv(cmd);
+
+	spin_lock_irqsave(&ch->lock, flags);
+	cmd->state = SRPT_CMD_FREE;
+	list_add_tail(&cmd->sq_entry, &ch->free_cmds);
+	atomic_dec(&ch->cmds_in_use);
+	if (!list_empty(&ch->recv_wait) && ch->state < SRPT_CH_DRAINING)
+		queue_work(srpt_wq, &ch->wait_work);
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+/**
+ * srpt_set_cmd_state() - move a command forward
+ * @cmd: command.
+ * @state: new state; a command never moves back.
+ *
+ * Return: whether the state changed.
+ */
+static bool srpt_set_cmd_state(struct srpt_cmd *cmd,
+			       enum srpt_cmd_state state)
+{
+	unsigned long flags;
+	bool moved = false;
+
+	spin_lock_irqsave(&cmd->ch->lock, flags);
+	if (cmd->state < state) {
+		cmd->state = state;
+		moved = true;
+	}
+	spin_unlock_irqrestore(&cmd->ch->lock, flags);
+	return moved;
+}
+
+/**
+ * srpt_sq_issue() - post what a command has reserved send queue room for
+ * @cmd: command.
+ * @op: what to post.
+ *
+ * Called with ch->lock held and the room reserved.
+ *
+ * Return: the result of ib_post_send().
+ */
+static int srpt_sq_issue(struct srpt_cmd *cmd, enum srpt_sq_op op)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	u32 port = ch->sport->port_num;
+	struct ib_send_wr *first = NULL;
+	struct ib_send_wr send_wr;
+	struct ib_sge sge;
+	u32 i;
+
+	lockdep_assert_held(&ch->lock);
+	switch (op) {
+	case SRPT_SQ_TABLE:
+		first = rdma_rw_ctx_wrs(&cmd->table_rw.rw, ch->qp, port,
+					&cmd->rdma_cqe, NULL);
+		break;
+	case SRPT_SQ_DATA_OUT:
+		for (i = cmd->nrw; i-- > 0; ) {
+			if (!cmd->rw[i].sg)
+				continue;
+			first = rdma_rw_ctx_wrs(&cmd->rw[i].rw, ch->qp, port,
+						first ? NULL : &cmd->rdma_cqe,
+						first);
+		}
+		break;
+	case SRPT_SQ_RSP:
+		sge.addr = cmd->rsp_dma;
+		sge.length = cmd->rsp_len;
+		sge.lkey = ch->sport->sdev->pd->local_dma_lkey;
+		memset(&send_wr, 0, sizeof(send_wr));
+		send_wr.wr_cqe = &cmd->send_cqe;
+		send_wr.sg_list = &sge;
+		send_wr.num_sge = 1;
+		send_wr.opcode = IB_WR_SEND;
+		send_wr.send_flags = IB_SEND_SIGNALED;
+		ib_dma_sync_single_for_device(srpt_ch_dev(ch), cmd->rsp_dma,
+					      cmd->rsp_len, DMA_TO_DEVICE);
+		first = &send_wr;
+		if (cmd->rsp_with_data) {
+			for (i = cmd->nrw; i-- > 0; ) {
+				if (!cmd->rw[i].sg)
+					continue;
+				first = rdma_rw_ctx_wrs(&cmd->rw[i].rw, ch->qp,
+							port, NULL, first);
+			}
+		}
+		break;
+	}
+	if (WARN_ON_ONCE(!first))
+		return -EINVAL;
+	return ib_post_send(ch->qp, first, NULL);
+}
+
+static void srpt_sq_fail(struct srpt_cmd *cmd, enum srpt_sq_op op);
+static void srpt_submit_cmd(struct srpt_cmd *cmd);
+
+/**
+ * srpt_sq_post() - post now, or queue until the send queue has room
+ * @cmd: command.
+ * @op: what to post.
+ * @nwrs: send queue entries it takes (at most ch->sq_size).
+ *
+ * Commands go out in the order they asked.  Once the channel drains,
+ * nothing is posted and the command is finished locally.
+ */
+static void srpt_sq_post(struct srpt_cmd *cmd, enum srpt_sq_op op, u32 nwrs)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->state >= SRPT_CH_DRAINING) {
+		ret = -ESHUTDOWN;
+	} else if (!list_empty(&ch->sq_wait) || ch->sq_avail < nwrs) {
+		cmd->sq_op = op;
+		cmd->sq_wrs = nwrs;
+		list_add_tail(&cmd->sq_entry, &ch->sq_wait);
+	} else {
+		ch->sq_avail -= nwrs;
+		cmd->sq_wrs = nwrs;
+		ret = srpt_sq_issue(cmd, op);
+		if (ret)
+			ch->sq_avail += nwrs;
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (ret) {
+		if (ret != -ESHUTDOWN)
+			pr_warn_ratelimited("%s: posting a work request for tag 0x%llx failed (%d)\n",
+					    ch->name, cmd->tag, ret);
+		srpt_sq_fail(cmd, op);
+	}
+}
+
+/**
+ * srpt_sq_complete() - give back send queue room and post what waited for it
+ * @ch: channel.
+ * @nwrs: entries a completed post had reserved.
+ */
+static void srpt_sq_complete(struct srpt_rdma_ch *ch, u32 nwrs)
+{
+	struct srpt_cmd *cmd, *tmp;
+	unsigned long flags;
+	LIST_HEAD(failed);
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->sq_avail += nwrs;
+	list_for_each_entry_safe(cmd, tmp, &ch->sq_wait, sq_entry) {
+		if (ch->state >= SRPT_CH_DRAINING ||
+		    cmd->sq_wrs > ch->sq_avail)
+			break;
+		list_del(&cmd->sq_entry);
+		ch->sq_avail -= cmd->sq_wrs;
+		if (srpt_sq_issue(cmd, cmd->sq_op)) {
+			ch->sq_avail += cmd->sq_wrs;
+			list_add_tail(&cmd->sq_entry, &failed);
+		}
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+
+	list_for_each_entry_safe(cmd, tmp, &failed, sq_entry) {
+		list_del(&cmd->sq_entry);
+		srpt_sq_fail(cmd, cmd->sq_op);
+	}
+}
+
+/**
+ * srpt_finish_rsp() - a response went out, or never will
+ * @cmd: command.
+ */
+static void srpt_finish_rsp(struct srpt_cmd *cmd)
+{
+	srpt_set_cmd_state(cmd, SRPT_CMD_DONE);
+	if (cmd->lio)
+		transport_generic_free_cmd(&cmd->se_cmd, 0);
+	else
+		srpt_put_cmd(cmd);
+}
+
+/**
+ * srpt_sq_fail() - finish a command whose work request cannot be posted
+ * @cmd: command.
+ * @op: what could not be posted.
+ *
+ * The channel is going away (or its QP broke): a command waiting for its
+ * DATA-OUT fails through LIO, which then asks for a response that is
+ * dropped here in turn.
+ */
+static void srpt_sq_fail(struct srpt_cmd *cmd, enum srpt_sq_op op)
+{
+	switch (op) {
+	case SRPT_SQ_TABLE:
+		srpt_finish_rsp(cmd);
+		break;
+	case SRPT_SQ_DATA_OUT:
+		transport_generic_request_failure(&cmd->se_cmd,
+						  TCM_CHECK_CONDITION_ABORT_CMD);
+		break;
+	case SRPT_SQ_RSP:
+		srpt_finish_rsp(cmd);
+		break;
+	}
+}
+
+/**
+ * srpt_build_sense() - fixed-format sense data
+ * @buf: SRPT_SENSE_LEN bytes.
+ * @key: sense key.
+ * @asc: additional sense code.
+ * @ascq: additional sense code qualifier.
+ */
+static void srpt_build_sense(u8 *buf, u8 key, u8 asc, u8 ascq)
+{
+	memset(buf, 0, SRPT_SENSE_LEN);
+	buf[0] = 0x70;
+	buf[2] = key;
+	buf[7] = SRPT_SENSE_LEN - 8;
+	buf[12] = asc;
+	buf[13] = ascq;
+}
+
+/**
+ * srpt_send_rsp() - build a response into the command's buffer and post it
+ * @cmd: command.
+ * @info: response fields; the credits are filled in here.
+ * @with_data: whether the DATA-IN RDMA WRITEs go in front of it.
+ *
+ * The receive buffer is reposted first, so the credit it returns is in
+ * this very response.
+ */
+static void srpt_send_rsp(struct srpt_cmd *cmd, struct srpt_rsp_info *info,
+			  bool with_data)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	u32 nwrs = 1;
+
+	srpt_set_cmd_state(cmd, SRPT_CMD_RSP);
+	srpt_cmd_release_recv(cmd);
+	info->tag = cmd->tag;
+	info->req_lim_delta = atomic_xchg(&ch->credits, 0);
+	cmd->rsp_len = srpt_build_rsp(cmd->rsp, ch->max_ti_iu_len, info);
+	cmd->rsp_with_data = with_data && cmd->nrw;
+	if (cmd->rsp_with_data)
+		nwrs += cmd->data_wrs;
+	pr_debug("%s: tag 0x%llx: response status 0x%x, %u credits, %u bytes%s\n",
+		 ch->name, cmd->tag, info->status, info->req_lim_delta,
+		 cmd->rsp_len, cmd->rsp_with_data ? " after DATA-IN" : "");
+	srpt_sq_post(cmd, SRPT_SQ_RSP, nwrs);
+}
+
+/**
+ * srpt_send_local_rsp() - answer a request LIO never saw
+ * @cmd: command (cmd->lio false).
+ * @status: SCSI status.
+ * @asc: additional sense code of ILLEGAL REQUEST sense data, or 0 for none.
+ * @ascq: its qualifier.
+ */
+static void srpt_send_local_rsp(struct srpt_cmd *cmd, u8 status, u8 asc,
+				u8 ascq)
+{
+	struct srpt_rsp_info info = { .status = status };
+	u8 sense[SRPT_SENSE_LEN];
+
+	if (asc) {
+		srpt_build_sense(sense, ILLEGAL_REQUEST, asc, ascq);
+		info.sense = sense;
+		info.sense_len = sizeof(sense);
+	}
+	srpt_send_rsp(cmd, &info, false);
+}
+
+/**
+ * srpt_send_tmf_rsp() - answer a task management request
+ * @cmd: command.
+ * @code: SRPT_TMF_RSP_* response code.
+ */
+static void srpt_send_tmf_rsp(struct srpt_cmd *cmd, u8 code)
+{
+	u8 data[4] = { 0, 0, 0, code };
+	struct srpt_rsp_info info = {
+		.resp_data = data,
+		.resp_len = sizeof(data),
+	};
+
+	srpt_send_rsp(cmd, &info, false);
+}
+
+/**
+ * srpt_alloc_rw() - local buffers and RDMA contexts for a command's data
+ * @cmd: command with a parsed descriptor list (cmd->ci.desc).
+ * @sgl: out: the chained scatterlist of all buffers, for LIO.
+ * @sg_cnt: out: its entries.
+ *
+ * One chainable scatterlist per remote buffer, chained into one list.
+ *
+ * Return: 0, -ENOMEM, or -E2BIG when the transfer needs more send queue
+ * entries than the channel has.
+ */
+static int srpt_alloc_rw(struct srpt_cmd *cmd, struct scatterlist **sgl,
+			 u32 *sg_cnt)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	enum dma_data_direction dir = cmd->dir == SRPT_DIR_OUT ?
+		DMA_FROM_DEVICE : DMA_TO_DEVICE;
+	struct srpt_rw *prev = NULL;
+	u32 i, n = cmd->ci.ndesc;
+	int ret;
+
+	*sgl = NULL;
+	*sg_cnt = 0;
+	if (n == 1) {
+		cmd->rw = &cmd->rw_one;
+		memset(cmd->rw, 0, sizeof(*cmd->rw));
+	} else {
+		cmd->rw = kcalloc(n, sizeof(*cmd->rw), GFP_KERNEL);
+		if (!cmd->rw)
+			return -ENOMEM;
+	}
+	cmd->nrw = n;
+
+	for (i = 0; i < n; i++) {
+		struct srpt_rw *rw = &cmd->rw[i];
+
+		srpt_decode_desc(cmd->ci.desc + i * SRPT_DIRECT_DESC_LEN,
+				 &rw->desc);
+		if (!rw->desc.len)
+			continue;
+		ret = target_alloc_sgl(&rw->sg, &rw->nents, rw->desc.len,
+				       false, i < n - 1);
+		if (ret) {
+			rw->sg = NULL;
+			goto fail;
+		}
+		ret = rdma_rw_ctx_init(&rw->rw, ch->qp, ch->sport->port_num,
+				       rw->sg, rw->nents, 0, rw->desc.va,
+				       rw->desc.key, dir);
+		if (ret < 0) {
+			target_free_sgl(rw->sg, rw->nents);
+			rw->sg = NULL;
+			goto fail;
+		}
+		cmd->data_wrs += ret;
+		if (prev)
+			sg_chain(prev->sg, prev->nents + 1, rw->sg);
+		else
+			*sgl = rw->sg;
+		prev = rw;
+		*sg_cnt += rw->nents;
+	}
+	/* The response follows the DATA-IN writes in the same post. */
+	if (cmd->data_wrs + 1 > ch->sq_size) {
+		ret = -E2BIG;
+		goto fail;
+	}
+	return 0;
+
+fail:
+	srpt_free_rw(cmd);
+	return ret;
+}
+
+/**
+ * srpt_task_attr() - LIO task attribute of an SRP task attribute
+ * @attr: SRPT_TASK_* (validated by srpt_parse_cmd()).
+ */
+static int srpt_task_attr(u8 attr)
+{
+	switch (attr) {
+	case SRPT_TASK_HEAD_OF_QUEUE:
+		return TCM_HEAD_TAG;
+	case SRPT_TASK_ORDERED:
+		return TCM_ORDERED_TAG;
+	case SRPT_TASK_ACA:
+		return TCM_ACA_TAG;
+	default:
+		return TCM_SIMPLE_TAG;
+	}
+}
+
+/**
+ * srpt_submit_cmd() - hand a parsed SRP_CMD with its descriptors to LIO
+ * @cmd: command; cmd->ci.desc points at all its descriptors.
+ */
+static void srpt_submit_cmd(struct srpt_cmd *cmd)
+{
+	struct srpt_cmd_info *ci = &cmd->ci;
+	struct se_cmd *se_cmd = &cmd->se_cmd;
+	struct scatterlist *sgl = NULL;
+	u32 sg_cnt = 0;
+	int dir, ret;
+
+	dir = ci->dir == SRPT_DIR_OUT ? DMA_TO_DEVICE :
+	      ci->dir == SRPT_DIR_IN ? DMA_FROM_DEVICE : DMA_NONE;
+	se_cmd->tag = cmd->tag;
+	ret = target_init_cmd(se_cmd, cmd->ch->sess, cmd->sense,
+			      scsilun_to_int((struct scsi_lun *)ci->lun),
+			      ci->data_len, srpt_task_attr(ci->task_attr),
+			      dir, TARGET_SCF_ACK_KREF);
+	if (ret) {
+		/* The session is being torn down. */
+		srpt_finish_rsp(cmd);
+		return;
+	}
+	cmd->lio = true;
+	srpt_set_cmd_state(cmd, SRPT_CMD_EXEC);
+
+	if (ci->fmt == SRPT_DESC_IMM) {
+		sg_init_one(&cmd->imm_sg, ci->imm, ci->data_len);
+		sgl = &cmd->imm_sg;
+		sg_cnt = 1;
+	} else if (ci->data_len) {
+		ret = srpt_alloc_rw(cmd, &sgl, &sg_cnt);
+		if (ret == -E2BIG) {
+			pr_warn_ratelimited("%s: tag 0x%llx: %u descriptors of %u bytes need more than the %u send queue entries of the channel\n",
+					    cmd->ch->name, cmd->tag, ci->ndesc,
+					    ci->data_len, cmd->ch->sq_size);
+			transport_send_check_condition_and_sense
+				(se_cmd, TCM_INVALID_FIELD_IN_COMMAND_IU, 0);
+			return;
+		}
+		if (ret) {
+			target_send_busy(se_cmd);
+			return;
+		}
+	}
+	if (target_submit_prep(se_cmd, (unsigned char *)ci->cdb, sgl, sg_cnt,
+			       NULL, 0, NULL, 0, GFP_KERNEL))
+		return;	/* LIO has sent the failure response. */
+	target_submit(se_cmd);
+}
+
+/**
+ * srpt_fetch_table() - RDMA READ an external descriptor table
+ * @cmd: command whose descriptors did not fit in its IU.
+ *
+ * srpt_rdma_done() continues with srpt_submit_cmd() once it arrived.
+ */
+static void srpt_fetch_table(struct srpt_cmd *cmd)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	u32 len = cmd->ci.ext_table.len;
+	int ret;
+
+	cmd->table = kmalloc(len, GFP_KERNEL);
+	if (!cmd->table) {
+		srpt_send_local_rsp(cmd, SAM_STAT_BUSY, 0, 0);
+		return;
+	}
+	sg_init_one(&cmd->imm_sg, cmd->table, len);
+	cmd->table_rw.sg = &cmd->imm_sg;
+	ret = rdma_rw_ctx_init(&cmd->table_rw.rw, ch->qp, ch->sport->port_num,
+			       &cmd->imm_sg, 1, 0, cmd->ci.ext_table.va,
+			       cmd->ci.ext_table.key, DMA_FROM_DEVICE);
+	if (ret < 0) {
+		kfree(cmd->table);
+		cmd->table = NULL;
+		srpt_send_local_rsp(cmd, SAM_STAT_BUSY, 0, 0);
+		return;
+	}
+	cmd->table_mapped = true;
+	srpt_sq_post(cmd, SRPT_SQ_TABLE, ret);
+}
+
+/**
+ * srpt_handle_cmd() - an SRP_CMD arrived
+ * @cmd: command holding the receive buffer.
+ *
+ * Malformed requests are answered with CHECK CONDITION, ILLEGAL REQUEST,
+ * INVALID FIELD IN INFORMATION UNIT without LIO ever seeing them.
+ */
+static void srpt_handle_cmd(struct srpt_cmd *cmd)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	struct srpt_recv *r = cmd->recv;
+	struct srpt_cmd_info *ci = &cmd->ci;
+	int ret;
+
+	cmd->tag = srpt_iu_tag(r->buf);
+	ret = srpt_parse_cmd(r->buf, r->byte_len, ch->imm_data_offset,
+			     SRPT_MAX_DESC, ci);
+	if (!ret && ci->data_len > SRPT_MAX_DATA_LEN)
+		ret = -EFBIG;
+	if (!ret && scsi_command_size(ci->cdb) > ci->cdb_len)
+		ret = -EMSGSIZE;
+	if (ret) {
+		pr_warn_ratelimited("%s: rejected SRP_CMD with tag 0x%llx (%u bytes): %s\n",
+				    ch->name, cmd->tag, r->byte_len,
+				    ret == -EOPNOTSUPP ? "unsupported data descriptors" :
+				    ret == -E2BIG ? "too many data descriptors" :
+				    ret == -EFBIG ? "data length too large" :
+				    ret == -EMSGSIZE ? "CDB longer than the IU holds" :
+				    "malformed IU");
+		srpt_send_local_rsp(cmd, SAM_STAT_CHECK_CONDITION, 0x0e, 0x03);
+		return;
+	}
+	cmd->tag = ci->tag;
+	cmd->dir = ci->dir;
+	cmd->data_len = ci->data_len;
+	pr_debug("%s: tag 0x%llx: SRP_CMD opcode 0x%02x, %u bytes %s, format %d, %u descriptor(s)\n",
+		 ch->name, cmd->tag, ci->cdb[0], ci->data_len,
+		 ci->dir == SRPT_DIR_OUT ? "out" : "in", ci->fmt, ci->ndesc);
+	if (ci->fmt == SRPT_DESC_INDIRECT && !ci->desc && ci->ndesc) {
+		srpt_fetch_table(cmd);
+		return;
+	}
+	srpt_submit_cmd(cmd);
+}
+
+/**
+ * srpt_tmf_to_tcm() - LIO task management function of an SRP one
+ * @func: SRPT_TMF_*.
+ *
+ * Return: TMR_* or -1 for a function SRP does not define.
+ */
+static int srpt_tmf_to_tcm(u8 func)
+{
+	switch (func) {
+	case SRPT_TMF_ABORT_TASK:
+		return TMR_ABORT_TASK;
+	case SRPT_TMF_ABORT_TASK_SET:
+		return TMR_ABORT_TASK_SET;
+	case SRPT_TMF_CLEAR_TASK_SET:
+		return TMR_CLEAR_TASK_SET;
+	case SRPT_TMF_LUN_RESET:
+		return TMR_LUN_RESET;
+	case SRPT_TMF_CLEAR_ACA:
+		return TMR_CLEAR_ACA;
+	default:
+		return -1;
+	}
+}
+
+/**
+ * srpt_handle_tmf() - an SRP_TSK_MGMT arrived
+ * @cmd: command holding the receive buffer.
+ */
+static void srpt_handle_tmf(struct srpt_cmd *cmd)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	struct srpt_recv *r = cmd->recv;
+	struct srpt_tmf_info t;
+	int tcm, ret;
+
+	cmd->tag = srpt_iu_tag(r->buf);
+	if (srpt_parse_tsk_mgmt(r->buf, r->byte_len, &t)) {
+		pr_warn_ratelimited("%s: malformed SRP_TSK_MGMT with tag 0x%llx (%u bytes)\n",
+				    ch->name, cmd->tag, r->byte_len);
+		srpt_send_tmf_rsp(cmd, SRPT_TMF_RSP_INVALID_IU);
+		return;
+	}
+	cmd->tmf_func = t.func;
+	tcm = srpt_tmf_to_tcm(t.func);
+	if (tcm < 0) {
+		pr_info_ratelimited("%s: task management function 0x%02x not supported\n",
+				    ch->name, t.func);
+		srpt_send_tmf_rsp(cmd, SRPT_TMF_RSP_NOT_SUPP);
+		return;
+	}
+	cmd->se_cmd.tag = cmd->tag;
+	srpt_set_cmd_state(cmd, SRPT_CMD_EXEC);
+	ret = target_submit_tmr(&cmd->se_cmd, ch->sess, NULL,
+				scsilun_to_int((struct scsi_lun *)t.lun), NULL,
+				tcm, GFP_KERNEL, t.task_tag,
+				TARGET_SCF_ACK_KREF);
+	if (ret) {
+		/* LIO did not take it: the session is being torn down. */
+		srpt_send_tmf_rsp(cmd, SRPT_TMF_RSP_FAILED);
+		return;
+	}
+	cmd->lio = true;
+}
+
+/**
+ * srpt_handle_request() - serve a request IU with a command context
+ * @cmd: free command context, now owned.
+ * @r: receive buffer with an SRP_CMD or SRP_TSK_MGMT.
+ */
+static void srpt_handle_request(struct srpt_cmd *cmd, struct srpt_recv *r)
+{
+	/* LIO insists on a zeroed se_cmd for every new command. */
+	memset(&cmd->se_cmd, 0, sizeof(cmd->se_cmd));
+	cmd->recv = r;
+	cmd->lio = false;
+	cmd->dir = SRPT_DIR_NONE;
+	cmd->data_len = 0;
+	cmd->nrw = 0;
+	cmd->data_wrs = 0;
+	cmd->rw = NULL;
+	cmd->table = NULL;
+	cmd->table_mapped = false;
+	cmd->rsp_with_data = false;
+	memset(&cmd->ci, 0, sizeof(cmd->ci));
+
+	if (srpt_iu_opcode(r->buf, r->byte_len) == SRPT_OP_CMD)
+		srpt_handle_cmd(cmd);
+	else
+		srpt_handle_tmf(cmd);
+}
+
+/**
+ * srpt_get_cmd() - a free command context for a request, in arrival order
+ * @ch: channel.
+ * @r: receive buffer with the request.
+ *
+ * Return: the context (state SRPT_CMD_NEW), or NULL when @r was queued on
+ * ch->recv_wait instead.
+ */
+static struct srpt_cmd *srpt_get_cmd(struct srpt_rdma_ch *ch,
+				     struct srpt_recv *r)
+{
+	struct srpt_cmd *cmd = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (list_empty(&ch->recv_wait) && !list_empty(&ch->free_cmds)) {
+		cmd = list_first_entry(&ch->free_cmds, struct srpt_cmd,
+				       sq_entry);
+		list_del(&cmd->sq_entry);
+		cmd->state = SRPT_CMD_NEW;
+		atomic_inc(&ch->cmds_in_use);
+	} else {
+		list_add_tail(&r->wait_entry, &ch->recv_wait);
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return cmd;
+}
+
+/**
+ * srpt_recv_wait_work() - serve requests that waited for a command context
+ * @work: ch->wait_work.
+ */
+static void srpt_recv_wait_work(struct work_struct *work)
+{
+	struct srpt_rdma_ch *ch = container_of(work, struct srpt_rdma_ch,
+					       wait_work);
+	struct srpt_recv *r;
+	struct srpt_cmd *cmd;
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(&ch->lock, flags);
+		if (ch->state >= SRPT_CH_DRAINING ||
+		    list_empty(&ch->recv_wait) || list_empty(&ch->free_cmds)) {
+			spin_unlock_irqrestore(&ch->lock, flags);
+			return;
+		}
+		r = list_first_entry(&ch->recv_wait, struct srpt_recv,
+				     wait_entry);
+		list_del_init(&r->wait_entry);
+		cmd = list_first_entry(&ch->free_cmds, struct srpt_cmd,
+				       sq_entry);
+		list_del(&cmd->sq_entry);
+		cmd->state = SRPT_CMD_NEW;
+		atomic_inc(&ch->cmds_in_use);
+		spin_unlock_irqrestore(&ch->lock, flags);
+		srpt_handle_request(cmd, r);
+	}
+}
+
+/**
+ * srpt_handle_iu() - dispatch a received IU by its opcode
+ * @ch: channel.
+ * @r: receive buffer, r->byte_len bytes valid.
+ */
+static void srpt_handle_iu(struct srpt_rdma_ch *ch, struct srpt_recv *r)
+{
+	struct srpt_cmd *cmd;
+	u64 tag;
+	int op;
+
+	op = srpt_iu_opcode(r->buf, r->byte_len);
+	switch (op) {
+	case SRPT_OP_CMD:
+	case SRPT_OP_TSK_MGMT:
+		r->credit = true;
+		cmd = srpt_get_cmd(ch, r);
+		if (cmd)
+			srpt_handle_request(cmd, r);
+		break;
+	case SRPT_OP_I_LOGOUT:
+		r->credit = false;
+		if (!srpt_parse_i_logout(r->buf, r->byte_len, &tag))
+			pr_info("%s: initiator logged out (SRP_I_LOGOUT)\n",
+				ch->name);
+		srpt_recv_repost(ch, r);
+		srpt_ch_close(ch);
+		break;
+	case SRPT_OP_CRED_RSP:
+	case SRPT_OP_AER_RSP:
+		r->credit = false;
+		srpt_recv_repost(ch, r);
+		break;
+	default:
+		/* It may have taken a credit: give that back. */
+		r->credit = true;
+		pr_warn_ratelimited("%s: dropped an IU of %u bytes with unknown opcode %d\n",
+				    ch->name, r->byte_len, op);
+		srpt_recv_repost(ch, r);
+		break;
+	}
+}
+
+/**
+ * srpt_recv_done() - receive completion
+ * @cq: the channel's CQ.
+ * @wc: work completion.
+ */
+static void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_rdma_ch *ch = cq->cq_context;
+	struct srpt_recv *r = container_of(wc->wr_cqe, struct srpt_recv, cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_info("%s: receive failed: %s\n", ch->name,
+				ib_wc_status_msg(wc->status));
+		srpt_ch_close(ch);
+		return;
+	}
+	r->byte_len = min(wc->byte_len, ch->max_it_iu_len);
+	ib_dma_sync_single_for_cpu(srpt_ch_dev(ch), r->dma, r->byte_len,
+				   DMA_FROM_DEVICE);
+	srpt_handle_iu(ch, r);
+}
+
+/**
+ * srpt_rdma_done() - completion of the last RDMA READ of a command
+ * @cq: the channel's CQ.
+ * @wc: work completion.
+ *
+ * Either the external descriptor table or the DATA-OUT arrived.
+ */
+static void srpt_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_rdma_ch *ch = cq->cq_context;
+	struct srpt_cmd *cmd = container_of(wc->wr_cqe, struct srpt_cmd,
+					    rdma_cqe);
+	bool table = cmd->state == SRPT_CMD_NEW;
+
+	srpt_sq_complete(ch, cmd->sq_wrs);
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_info("%s: RDMA READ of %s for tag 0x%llx failed: %s\n",
+				ch->name, table ? "a descriptor table" : "data",
+				cmd->tag, ib_wc_status_msg(wc->status));
+		srpt_ch_close(ch);
+		if (table)
+			srpt_finish_rsp(cmd);
+		else
+			transport_generic_request_failure
+				(&cmd->se_cmd, TCM_CHECK_CONDITION_ABORT_CMD);
+		return;
+	}
+	if (!table) {
+		pr_debug("%s: tag 0x%llx: DATA-OUT arrived\n", ch->name,
+			 cmd->tag);
+		target_execute_cmd(&cmd->se_cmd);
+		return;
+	}
+
+	rdma_rw_ctx_destroy(&cmd->table_rw.rw, ch->qp, ch->sport->port_num,
+			    cmd->table_rw.sg, 1, DMA_FROM_DEVICE);
+	cmd->table_mapped = false;
+	if (srpt_check_desc_table(cmd->table, cmd->ci.ndesc,
+				  cmd->ci.data_len)) {
+		pr_warn_ratelimited("%s: rejected SRP_CMD with tag 0x%llx: external descriptor lengths do not add up to %u bytes\n",
+				    ch->name, cmd->tag, cmd->ci.data_len);
+		srpt_send_local_rsp(cmd, SAM_STAT_CHECK_CONDITION, 0x0e, 0x03);
+		return;
+	}
+	cmd->ci.desc = cmd->table;
+	srpt_submit_cmd(cmd);
+}
+
+/**
+ * srpt_send_done() - completion of a response (and of the DATA-IN before it)
+ * @cq: the channel's CQ.
+ * @wc: work completion.
+ */
+static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srpt_rdma_ch *ch = cq->cq_context;
+	struct srpt_cmd *cmd = container_of(wc->wr_cqe, struct srpt_cmd,
+					    send_cqe);
+
+	srpt_sq_complete(ch, cmd->sq_wrs);
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_info("%s: sending the response for tag 0x%llx failed: %s\n",
+				ch->name, cmd->tag,
+				ib_wc_status_msg(wc->status));
+		srpt_ch_close(ch);
+	}
+	srpt_finish_rsp(cmd);
+}
+
+/* ---- LIO callbacks of the command path ---------------------------------- */
+
+/**
+ * srpt_write_pending() - LIO wants the DATA-OUT of a command
+ * @se_cmd: command.
+ *
+ * Return: 0; failures complete the command through LIO.
+ */
+static int srpt_write_pending(struct se_cmd *se_cmd)
+{
+	struct srpt_cmd *cmd = srpt_se_cmd_to_cmd(se_cmd);
+
+	if (cmd->ci.fmt == SRPT_DESC_IMM || !cmd->nrw) {
+		target_execute_cmd(se_cmd);
+		return 0;
+	}
+	srpt_set_cmd_state(cmd, SRPT_CMD_DATA_OUT);
+	pr_debug("%s: tag 0x%llx: fetching %u bytes of DATA-OUT in %u buffer(s), %u work requests\n",
+		 cmd->ch->name, cmd->tag, cmd->data_len, cmd->nrw,
+		 cmd->data_wrs);
+	srpt_sq_post(cmd, SRPT_SQ_DATA_OUT, cmd->data_wrs);
+	return 0;
+}
+
+/**
+ * srpt_lio_rsp() - send LIO's status for a command
+ * @cmd: command.
+ * @with_data: whether to RDMA WRITE the DATA-IN first.
+ */
+static void srpt_lio_rsp(struct srpt_cmd *cmd, bool with_data)
+{
+	struct se_cmd *se_cmd = &cmd->se_cmd;
+	struct srpt_rsp_info info = { .status = se_cmd->scsi_status };
+	bool in = cmd->dir == SRPT_DIR_IN;
+
+	if (se_cmd->se_cmd_flags & SCF_UNDERFLOW_BIT)
+		info.flags = in ? SRPT_RSP_FLAG_DIUNDER : SRPT_RSP_FLAG_DOUNDER;
+	else if (se_cmd->se_cmd_flags & SCF_OVERFLOW_BIT)
+		info.flags = in ? SRPT_RSP_FLAG_DIOVER : SRPT_RSP_FLAG_DOOVER;
+	if (info.flags && cmd->dir != SRPT_DIR_NONE) {
+		if (in)
+			info.data_in_res = se_cmd->residual_count;
+		else
+			info.data_out_res = se_cmd->residual_count;
+	} else {
+		info.flags = 0;
+	}
+	if (se_cmd->scsi_sense_length && se_cmd->sense_buffer) {
+		info.sense = se_cmd->sense_buffer;
+		info.sense_len = se_cmd->scsi_sense_length;
+	}
+	srpt_send_rsp(cmd, &info, with_data);
+}
+
+static int srpt_queue_data_in(struct se_cmd *se_cmd)
+{
+	srpt_lio_rsp(srpt_se_cmd_to_cmd(se_cmd), true);
+	return 0;
+}
+
+static int srpt_queue_status(struct se_cmd *se_cmd)
+{
+	srpt_lio_rsp(srpt_se_cmd_to_cmd(se_cmd), false);
+	return 0;
+}
+
+/**
+ * srpt_queue_tm_rsp() - LIO finished a task management function
+ * @se_cmd: the TMF command.
+ */
+static void srpt_queue_tm_rsp(struct se_cmd *se_cmd)
+{
+	struct srpt_cmd *cmd = srpt_se_cmd_to_cmd(se_cmd);
+	u8 code;
+
+	switch (se_cmd->se_tmr_req->response) {
+	case TMR_FUNCTION_COMPLETE:
+	case TMR_TASK_DOES_NOT_EXIST:
+		code = SRPT_TMF_RSP_COMPLETE;
+		break;
+	case TMR_TASK_MGMT_FUNCTION_NOT_SUPPORTED:
+		code = SRPT_TMF_RSP_NOT_SUPP;
+		break;
+	default:
+		code = SRPT_TMF_RSP_FAILED;
+		break;
+	}
+	srpt_send_tmf_rsp(cmd, code);
+}
+
+/**
+ * srpt_aborted_task() - LIO aborted a command and sends no status for it
+ * @se_cmd: command; LIO releases it next.
+ */
+static void srpt_aborted_task(struct se_cmd *se_cmd)
+{
+	srpt_set_cmd_state(srpt_se_cmd_to_cmd(se_cmd), SRPT_CMD_DONE);
+}
+
+static int srpt_check_stop_free(struct se_cmd *se_cmd)
+{
+	return target_put_sess_cmd(se_cmd);
+}
+
+static void srpt_release_cmd(struct se_cmd *se_cmd)
+{
+	srpt_put_cmd(srpt_se_cmd_to_cmd(se_cmd));
+}
+
+static int srpt_get_cmd_state(struct se_cmd *se_cmd)
+{
+	return srpt_se_cmd_to_cmd(se_cmd)->state;
+}
+
+/* ======================================================================== */
+/* 5. Teardown                                                              */
+/* ======================================================================== */
+
+/**
+ * srpt_ch_close() - decide that a channel ends
+ * @ch: channel.
+ *
+ * Callable from any context that may sleep, any number of times: the first
+ * call disconnects and queues the release work, later calls do nothing.
+ *
+ * Return: whether this call closed the channel.
+ */
+static bool srpt_ch_close(struct srpt_rdma_ch *ch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->state >= SRPT_CH_DISCONNECTING) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		return false;
+	}
+	ch->state = SRPT_CH_DISCONNECTING;
+	spin_unlock_irqrestore(&ch->lock, flags);
+
+	pr_info("%s: closing\n", ch->name);
+	rdma_disconnect(ch->cm_id);
+	queue_work(srpt_wq, &ch->release_work);
+	return true;
+}
+
+/**
+ * srpt_ch_release_work() - tear a closed channel down
+ * @work: ch->release_work.
+ *
+ * Order: stop posting (SRPT_CH_DRAINING) and fail what waited for the send
+ * queue; drain the QP, which completes every posted work request; wait for
+ * LIO to finish the commands it still holds (their responses are dropped);
+ * remove the session; destroy QP, CQ and CM id; free.
+ */
+static void srpt_ch_release_work(struct work_struct *work)
+{
+	struct srpt_rdma_ch *ch = container_of(work, struct srpt_rdma_ch,
+					       release_work);
+	struct srpt_cmd *cmd, *tmp;
+	unsigned long flags;
+	LIST_HEAD(waiting);
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->state = SRPT_CH_DRAINING;
+	list_splice_init(&ch->sq_wait, &waiting);
+	spin_unlock_irqrestore(&ch->lock, flags);
+
+	list_for_each_entry_safe(cmd, tmp, &waiting, sq_entry) {
+		list_del(&cmd->sq_entry);
+		srpt_sq_fail(cmd, cmd->sq_op);
+	}
+
+	ib_drain_qp(ch->qp);
+	cancel_work_sync(&ch->wait_work);
+	spin_lock_irqsave(&ch->lock, flags);
+	while (!list_empty(&ch->recv_wait))
+		list_del_init(ch->recv_wait.next);
+	spin_unlock_irqrestore(&ch->lock, flags);
+
+	target_stop_session(ch->sess);
+	target_wait_for_sess_cmds(ch->sess);
+	if (atomic_read(&ch->cmds_in_use))
+		pr_warn("%s: %d command contexts still in use after the drain\n",
+			ch->name, atomic_read(&ch->cmds_in_use));
+	target_remove_session(ch->sess);
+	ch->sess = NULL;
+
+	mutex_lock(&srpt_ch_mutex);
+	list_del_init(&ch->entry);
+	mutex_unlock(&srpt_ch_mutex);
+	atomic_inc(&srpt_ch_gen);
+	wake_up_all(&srpt_ch_released);
+
+	pr_info("%s: released\n", ch->name);
+	srpt_ch_destroy_qp(ch);
+	rdma_destroy_id(ch->cm_id);
+	srpt_free_rings(ch);
+	kfree(ch);
+}
+
+/**
+ * srpt_close_channels() - close every channel that matches
+ * @match: predicate.
+ * @arg: its argument.
+ *
+ * Return: how many channels this call closed.
+ */
+static int srpt_close_channels(bool (*match)(struct srpt_rdma_ch *ch,
+					     const void *arg),
+			       const void *arg)
+{
+	struct srpt_rdma_ch *ch;
+	int n = 0;
+
+	mutex_lock(&srpt_ch_mutex);
+	list_for_each_entry(ch, &srpt_ch_list, entry)
+		if (match(ch, arg) && srpt_ch_close(ch))
+			n++;
+	mutex_unlock(&srpt_ch_mutex);
+	return n;
+}
+
+static bool srpt_ch_on_device(struct srpt_rdma_ch *ch, const void *sdev)
+{
+	return ch->sport->sdev == sdev;
+}
+
+static bool srpt_ch_in_tpg(struct srpt_rdma_ch *ch, const void *stpg)
+{
+	return ch->stpg == stpg;
+}
+
+static bool srpt_ch_of_session(struct srpt_rdma_ch *ch, const void *sess)
+{
+	return ch->sess == sess;
+}
+
+/**
+ * srpt_wait_channels_gone() - wait until no channel matches any more
+ * @match: predicate.
+ * @arg: its argument.
+ * @what: for the progress log line.
+ *
+ * Logs every 10 seconds which channels it is still waiting for.
+ */
+static void srpt_wait_channels_gone(bool (*match)(struct srpt_rdma_ch *ch,
+						  const void *arg),
+				    const void *arg, const char *what)
+{
+	struct srpt_rdma_ch *ch;
+	bool any;
+	int gen;
+
+	for (;;) {
+		gen = atomic_read(&srpt_ch_gen);
+		any = false;
+		mutex_lock(&srpt_ch_mutex);
+		list_for_each_entry(ch, &srpt_ch_list, entry)
+			any |= match(ch, arg);
+		mutex_unlock(&srpt_ch_mutex);
+		if (!any)
+			return;
+		if (wait_event_timeout(srpt_ch_released,
+				       atomic_read(&srpt_ch_gen) != gen,
+				       10 * HZ))
+			continue;
+		mutex_lock(&srpt_ch_mutex);
+		list_for_each_entry(ch, &srpt_ch_list, entry)
+			if (match(ch, arg))
+				pr_info("%s: still waiting for %s to be released (%d commands in use)\n",
+					what, ch->name,
+					atomic_read(&ch->cmds_in_use));
+		mutex_unlock(&srpt_ch_mutex);
+	}
+}
+
 /**
  * srpt_remove_one() - IB client callback for a device going away
  * @device: the device.
  * @client_data: our srpt_device.
  *
- * Target ports bound to the device's ports become unbound; they stay in
- * configfs until the administrator removes them.
+ * No new login is accepted on the device; its channels are closed and
+ * released (the RDMA core removes this client before the RDMA/CM, so all
+ * of them still have their CM ids).  Target ports bound to the device's
+ * ports become unbound; they stay in configfs until the administrator
+ * removes them.
  */
 static void srpt_remove_one(struct ib_device *device, void *client_data)
 {
 	struct srpt_device *sdev = client_data;
+	int n;
 	u32 i;
+
+	mutex_lock(&srpt_dev_mutex);
+	sdev->removing = true;
+	mutex_unlock(&srpt_dev_mutex);
+	n = srpt_close_channels(srpt_ch_on_device, sdev);
+	if (n)
+		pr_info("%s: removing the device closed %d channel(s)\n",
+			dev_name(&device->dev), n);
+	srpt_wait_channels_gone(srpt_ch_on_device, sdev,
+				dev_name(&device->dev));
 
 	ib_unregister_event_handler(&sdev->event_handler);
 	for (i = 0; i < sdev->port_cnt; i++)
@@ -360,6 +1907,7 @@ static void srpt_remove_one(struct ib_device *device, void *client_data)
 	mutex_unlock(&srpt_dev_mutex);
 
 	pr_info("removed %s\n", dev_name(&device->dev));
+	ib_dealloc_pd(sdev->pd);
 	kfree(sdev);
 }
 
@@ -370,7 +1918,484 @@ static struct ib_client srpt_client = {
 };
 
 /* ======================================================================== */
-/* 3. configfs / LIO glue                                                   */
+/* 6. Logins                                                                */
+/* ======================================================================== */
+
+/*
+ * The login core (srpt_login()) is shared by the transports: it checks the
+ * request, finds the TPG and node ACL that admit it, applies the
+ * multichannel action, and creates the channel with its session.  The
+ * RDMA/CM front end below turns connection requests into calls of it and
+ * its answer into an accept or a reject.  Logins are serialized by
+ * srpt_dev_mutex, which also keeps the port, target port and TPG stable.
+ */
+
+/**
+ * struct srpt_login_ctx - one login request being decided
+ * @req: the parsed request.
+ * @peer: initiator's address (RDMA/CM), or family AF_UNSPEC.
+ * @acl_name: name of the node ACL that admitted it.
+ * @rsp_flags: multichannel result for the login response.
+ */
+struct srpt_login_ctx {
+	struct srpt_login_req	req;
+	struct sockaddr_storage	peer;
+	char			acl_name[TRANSPORT_IQN_LEN];
+	u8			rsp_flags;
+};
+
+/**
+ * srpt_acl_admits() - whether a node ACL name stands for this initiator
+ * @name: node ACL name as the administrator spelled it.
+ * @lc: login request.
+ *
+ * A 128-bit id must equal the initiator port id; a GUID, its port GUID
+ * half (bytes 8..15, as SRP r16a lays it out); an address, the address the
+ * connection came from.  Spelling (case, 0x, leading zeros) is irrelevant.
+ */
+static bool srpt_acl_admits(const char *name, const struct srpt_login_ctx *lc)
+{
+	const struct sockaddr_storage *ss = &lc->peer;
+	struct srpt_name id;
+
+	if (srpt_parse_initiator_name(name, &id))
+		return false;
+	switch (id.kind) {
+	case SRPT_NAME_PORT_ID:
+		return !memcmp(id.id, lc->req.initiator_port_id, 16);
+	case SRPT_NAME_GUID:
+		return !memcmp(id.id + 8, lc->req.initiator_port_id + 8, 8);
+	case SRPT_NAME_IPV4:
+		if (ss->ss_family == AF_INET)
+			return !memcmp(id.id + 12,
+				       &((struct sockaddr_in *)ss)->sin_addr, 4);
+		if (ss->ss_family == AF_INET6 &&
+		    ipv6_addr_v4mapped(&((struct sockaddr_in6 *)ss)->sin6_addr))
+			return !memcmp(id.id + 12,
+				       &((struct sockaddr_in6 *)ss)->sin6_addr.s6_addr32[3],
+				       4);
+		return false;
+	case SRPT_NAME_IPV6:
+		return ss->ss_family == AF_INET6 &&
+		       !memcmp(id.id, &((struct sockaddr_in6 *)ss)->sin6_addr,
+			       16);
+	default:
+		return false;
+	}
+}
+
+/**
+ * srpt_find_acl() - the enabled TPG and node ACL that admit a login
+ * @sport: port of the login.
+ * @lc: login request; the ACL's name is copied into lc->acl_name.
+ *
+ * Looks through every target port bound to @sport.  Called with
+ * srpt_dev_mutex held; the TPG stays valid while it is held.
+ *
+ * Return: the TPG, or NULL.
+ */
+static struct srpt_tpg *srpt_find_acl(struct srpt_port *sport,
+				      struct srpt_login_ctx *lc)
+{
+	struct srpt_tport *tport;
+	struct srpt_tpg *stpg, *found = NULL;
+	struct se_node_acl *nacl;
+
+	lockdep_assert_held(&srpt_dev_mutex);
+	list_for_each_entry(tport, &srpt_tport_list, entry) {
+		if (tport->sport != sport)
+			continue;
+		mutex_lock(&tport->tpg_mutex);
+		list_for_each_entry(stpg, &tport->tpg_list, entry) {
+			if (!stpg->enabled)
+				continue;
+			mutex_lock(&stpg->tpg.acl_node_mutex);
+			list_for_each_entry(nacl, &stpg->tpg.acl_node_list,
+					    acl_list) {
+				if (srpt_acl_admits(nacl->initiatorname, lc)) {
+					strscpy(lc->acl_name,
+						nacl->initiatorname,
+						sizeof(lc->acl_name));
+					found = stpg;
+					break;
+				}
+			}
+			mutex_unlock(&stpg->tpg.acl_node_mutex);
+			if (found)
+				break;
+		}
+		mutex_unlock(&tport->tpg_mutex);
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+/**
+ * srpt_apply_multichannel() - SINGLE ends the nexus's other channels
+ * @tport: target port of the login.
+ * @lc: login request; lc->rsp_flags gets the multichannel result.
+ *
+ * The I_T nexus is (initiator port id, target port id) on one target port.
+ */
+static void srpt_apply_multichannel(struct srpt_tport *tport,
+				    struct srpt_login_ctx *lc)
+{
+	bool single = (lc->req.req_flags & SRPT_LOGIN_MULTICHAN_MASK) ==
+		      SRPT_LOGIN_MULTICHAN_SINGLE;
+	struct srpt_rdma_ch *ch;
+	int others = 0;
+
+	lc->rsp_flags = SRPT_LOGIN_RSP_NO_CHAN;
+	mutex_lock(&srpt_ch_mutex);
+	list_for_each_entry(ch, &srpt_ch_list, entry) {
+		if (ch->tport != tport ||
+		    memcmp(ch->i_port_id, lc->req.initiator_port_id, 16) ||
+		    memcmp(ch->t_port_id, lc->req.target_port_id, 16))
+			continue;
+		if (single) {
+			if (srpt_ch_close(ch))
+				others++;
+		} else if (READ_ONCE(ch->state) < SRPT_CH_DISCONNECTING) {
+			others++;
+		}
+	}
+	mutex_unlock(&srpt_ch_mutex);
+	if (others)
+		lc->rsp_flags = single ? SRPT_LOGIN_RSP_TERMINATED :
+					 SRPT_LOGIN_RSP_MAINTAINED;
+}
+
+/**
+ * srpt_login_rej_msg() - what a login reject reason means, for log lines
+ * @reason: SRPT_REJ_*.
+ */
+static const char *srpt_login_rej_msg(u32 reason)
+{
+	switch (reason) {
+	case SRPT_REJ_NO_RESOURCES:
+		return "insufficient resources";
+	case SRPT_REJ_IT_IU_LEN_TOO_LARGE:
+		return "requested IU length too large";
+	case SRPT_REJ_UNABLE_ASSOCIATE:
+		return "wrong target port id";
+	case SRPT_REJ_UNSUPPORTED_FMT:
+		return "no supported buffer format requested";
+	case SRPT_REJ_NO_MULTICHANNEL:
+		return "multichannel not supported";
+	case SRPT_REJ_CHANNEL_LIMIT:
+		return "channel limit reached";
+	default:
+		return "unable to establish the channel";
+	}
+}
+
+/**
+ * srpt_login() - decide a login request and create its channel
+ * @sport: port the request arrived on.
+ * @cm_id: its RDMA/CM id.
+ * @lc: the request.
+ * @rsp: out: SRPT_LOGIN_RSP_LEN bytes of login response, on success.
+ * @reason: out: SRPT_REJ_* reason, on failure.
+ *
+ * Return: the new channel, listed in srpt_ch_list, or NULL.
+ */
+static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
+				       struct rdma_cm_id *cm_id,
+				       struct srpt_login_ctx *lc, u8 *rsp,
+				       u32 *reason)
+{
+	const struct srpt_login_req *req = &lc->req;
+	struct srpt_login_params params;
+	struct srpt_login_grant g;
+	struct se_session *sess;
+	struct srpt_rdma_ch *ch;
+	struct srpt_tpg *stpg;
+	u8 tpid[16];
+	char ini[40];
+
+	snprintf(ini, sizeof(ini), "0x%016llx%016llx",
+		 srpt_get_be64(req->initiator_port_id),
+		 srpt_get_be64(req->initiator_port_id + 8));
+	srpt_put_be64(tpid, srpt_service_guid);
+	srpt_put_be64(tpid + 8, srpt_service_guid);
+	params.max_req_size = srp_max_req_size;
+	params.max_rsp_size = SRPT_DEF_MAX_RSP_SIZE;
+	params.target_port_id = tpid;
+
+	*reason = srpt_check_login(req, &params, &g);
+	if (*reason) {
+		pr_warn("login of initiator %s (%pISc) on %s port %u rejected: %s (IU length %u, max %u; target port id 0x%016llx%016llx, expected 0x%016llx%016llx; buffer formats 0x%x; flags 0x%x)\n",
+			ini, &lc->peer, dev_name(&sport->sdev->device->dev),
+			sport->port_num, srpt_login_rej_msg(*reason),
+			req->req_it_iu_len, srp_max_req_size,
+			srpt_get_be64(req->target_port_id),
+			srpt_get_be64(req->target_port_id + 8),
+			srpt_service_guid, srpt_service_guid,
+			req->req_buf_fmt, req->req_flags);
+		return NULL;
+	}
+
+	mutex_lock(&srpt_dev_mutex);
+	if (sport->sdev->removing) {
+		*reason = SRPT_REJ_UNABLE_ESTABLISH;
+		goto unlock;
+	}
+	stpg = srpt_find_acl(sport, lc);
+	if (!stpg) {
+		pr_warn("login of initiator %s (%pISc) on %s port %u rejected: no node ACL admits it in an enabled TPG of target port %s; create acls/%s (targetcli: acls/ create ib.%s) to admit it\n",
+			ini, &lc->peer, dev_name(&sport->sdev->device->dev),
+			sport->port_num,
+			sport->gid_name[0] ? sport->gid_name : "(none)",
+			ini, ini + 2);
+		*reason = SRPT_REJ_UNABLE_ESTABLISH;
+		goto unlock;
+	}
+	srpt_apply_multichannel(stpg->tport, lc);
+
+	ch = srpt_ch_alloc(sport, cm_id, &g);
+	if (IS_ERR(ch)) {
+		*reason = SRPT_REJ_NO_RESOURCES;
+		goto unlock;
+	}
+	ch->tport = stpg->tport;
+	ch->stpg = stpg;
+	memcpy(ch->i_port_id, req->initiator_port_id, 16);
+	memcpy(ch->t_port_id, req->target_port_id, 16);
+	ch->peer = lc->peer;
+	snprintf(ch->name, sizeof(ch->name), "%s-%u", lc->acl_name,
+		 ch->qp->qp_num);
+
+	sess = target_setup_session(&stpg->tpg, 0, 0, TARGET_PROT_NORMAL,
+				    lc->acl_name, ch, NULL);
+	if (IS_ERR(sess)) {
+		pr_warn("%s: creating the session failed (%ld)\n", ch->name,
+			PTR_ERR(sess));
+		*reason = SRPT_REJ_NO_RESOURCES;
+		goto free_ch;
+	}
+	ch->sess = sess;
+
+	mutex_lock(&srpt_ch_mutex);
+	list_add_tail(&ch->entry, &srpt_ch_list);
+	mutex_unlock(&srpt_ch_mutex);
+	mutex_unlock(&srpt_dev_mutex);
+
+	srpt_build_login_rsp(rsp, SRPT_LOGIN_RSP_LEN, req->tag,
+			     ch->rq_size - SRPT_RSVD_RECVS, &g,
+			     g.rsp_flags | lc->rsp_flags);
+	pr_info("%s: logged in from %pISc to target port %s (IU %u/%u bytes, %u credits, send queue %u%s%s)\n",
+		ch->name, &lc->peer, stpg->tport->name, g.max_it_iu_len,
+		g.max_ti_iu_len, ch->rq_size - SRPT_RSVD_RECVS, ch->sq_size,
+		g.imm_data_offset ? ", immediate data" : "",
+		lc->rsp_flags == SRPT_LOGIN_RSP_TERMINATED ?
+		", other channels of the nexus terminated" : "");
+	return ch;
+
+free_ch:
+	srpt_ch_destroy_qp(ch);
+	srpt_free_rings(ch);
+	kfree(ch);
+unlock:
+	mutex_unlock(&srpt_dev_mutex);
+	return NULL;
+}
+
+/* ---- RDMA/CM front end -------------------------------------------------- */
+
+/*
+ * srpt_listen_mutex protects srpt_listen_id and srpt_listen_port: the
+ * RDMA/CM listener configured through discovery_auth/rdma_cm_port.
+ */
+static DEFINE_MUTEX(srpt_listen_mutex);
+static struct rdma_cm_id *srpt_listen_id;
+static u16 srpt_listen_port;
+
+/**
+ * srpt_find_cm_port() - our port for an RDMA/CM id
+ * @cm_id: id of a connection request.
+ *
+ * Called with srpt_dev_mutex held.
+ *
+ * Return: the port, or NULL when the device is not (or no longer) ours.
+ */
+static struct srpt_port *srpt_find_cm_port(struct rdma_cm_id *cm_id)
+{
+	struct srpt_device *sdev;
+
+	lockdep_assert_held(&srpt_dev_mutex);
+	list_for_each_entry(sdev, &srpt_dev_list, entry)
+		if (sdev->device == cm_id->device && cm_id->port_num >= 1 &&
+		    cm_id->port_num <= sdev->port_cnt)
+			return &sdev->ports[cm_id->port_num - 1];
+	return NULL;
+}
+
+/**
+ * srpt_rdma_cm_req() - an SRP login arrived as an RDMA/CM connect request
+ * @cm_id: new id of the connection.
+ * @event: the request, with the login request as private data.
+ *
+ * Return: 0 when accepted (or handed to the release work), non-zero to have
+ * the RDMA/CM destroy @cm_id after a reject.
+ */
+static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
+			    struct rdma_cm_event *event)
+{
+	const struct rdma_conn_param *peer = &event->param.conn;
+	struct ib_device *dev = cm_id->device;
+	struct rdma_conn_param param = { };
+	struct srpt_login_ctx *lc;
+	u8 rsp[SRPT_LOGIN_RSP_LEN];
+	u8 rej[SRPT_LOGIN_REJ_LEN];
+	struct srpt_rdma_ch *ch = NULL;
+	struct srpt_port *sport;
+	u32 reason = SRPT_REJ_UNABLE_ESTABLISH;
+	int ret;
+
+	lc = kzalloc(sizeof(*lc), GFP_KERNEL);
+	if (!lc) {
+		reason = SRPT_REJ_NO_RESOURCES;
+		goto reject;
+	}
+	memcpy(&lc->peer, &cm_id->route.addr.dst_addr, sizeof(lc->peer));
+	if (srpt_parse_login_req_rdma(peer->private_data,
+				      peer->private_data_len, &lc->req)) {
+		pr_warn("RDMA/CM connect request from %pISc without a valid SRP_LOGIN_REQ (%u bytes of private data) rejected\n",
+			&lc->peer, peer->private_data_len);
+		goto reject;
+	}
+
+	mutex_lock(&srpt_dev_mutex);
+	sport = srpt_find_cm_port(cm_id);
+	mutex_unlock(&srpt_dev_mutex);
+	if (!sport) {
+		pr_warn("RDMA/CM connect request from %pISc on an unknown device rejected\n",
+			&lc->peer);
+		goto reject;
+	}
+
+	ch = srpt_login(sport, cm_id, lc, rsp, &reason);
+	if (!ch)
+		goto reject;
+	cm_id->context = ch;
+
+	param.private_data = rsp;
+	param.private_data_len = sizeof(rsp);
+	/*
+	 * The CM reports the request's depths from our side already: its
+	 * initiator_depth is how many RDMA READs the initiator will serve.
+	 */
+	param.initiator_depth = min_t(u8, peer->initiator_depth,
+				      dev->attrs.max_qp_init_rd_atom);
+	param.responder_resources = min_t(u8, peer->responder_resources,
+					  dev->attrs.max_qp_rd_atom);
+	param.rnr_retry_count = 7;
+	param.flow_control = 1;
+	ret = rdma_accept(cm_id, &param);
+	if (ret) {
+		pr_warn("%s: accepting the connection failed (%d)\n", ch->name,
+			ret);
+		srpt_ch_close(ch);
+	}
+	kfree(lc);
+	return 0;
+
+reject:
+	srpt_build_login_rej(rej, sizeof(rej), lc ? lc->req.tag : 0, reason);
+	rdma_reject(cm_id, rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
+	kfree(lc);
+	return -ECONNREFUSED;
+}
+
+/**
+ * srpt_rdma_cm_handler() - RDMA/CM event callback of listener and channels
+ * @cm_id: the id.
+ * @event: the event.
+ *
+ * Return: non-zero only to have the RDMA/CM destroy a rejected @cm_id.
+ */
+static int srpt_rdma_cm_handler(struct rdma_cm_id *cm_id,
+				struct rdma_cm_event *event)
+{
+	struct srpt_rdma_ch *ch = cm_id->context;
+	unsigned long flags;
+
+	if (event->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+		return srpt_rdma_cm_req(cm_id, event);
+	if (!ch) {
+		if (cm_id == srpt_listen_id)
+			pr_info("RDMA/CM listener: %s\n",
+				rdma_event_msg(event->event));
+		return 0;
+	}
+
+	switch (event->event) {
+	case RDMA_CM_EVENT_ESTABLISHED:
+		spin_lock_irqsave(&ch->lock, flags);
+		if (ch->state == SRPT_CH_CONNECTING)
+			ch->state = SRPT_CH_LIVE;
+		spin_unlock_irqrestore(&ch->lock, flags);
+		pr_debug("%s: connection established\n", ch->name);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_REJECTED:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		pr_debug("%s: %s\n", ch->name, rdma_event_msg(event->event));
+		srpt_ch_close(ch);
+		break;
+	default:
+		pr_debug("%s: RDMA/CM event %s ignored\n", ch->name,
+			 rdma_event_msg(event->event));
+		break;
+	}
+	return 0;
+}
+
+/**
+ * srpt_rdma_cm_listen() - listen for RDMA/CM logins on a TCP port number
+ * @port: port number.
+ *
+ * Binds the IPv6 wildcard address (which takes IPv4 too); where IPv6 is not
+ * available, the IPv4 one.
+ *
+ * Return: the listening id or an ERR_PTR().
+ */
+static struct rdma_cm_id *srpt_rdma_cm_listen(u16 port)
+{
+	struct sockaddr_in6 sin6 = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(port),
+	};
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+	};
+	struct rdma_cm_id *id;
+	int ret;
+
+	id = rdma_create_id(&init_net, srpt_rdma_cm_handler, NULL, RDMA_PS_TCP,
+			    IB_QPT_RC);
+	if (IS_ERR(id))
+		return id;
+	ret = rdma_bind_addr(id, (struct sockaddr *)&sin6);
+	if (ret)
+		ret = rdma_bind_addr(id, (struct sockaddr *)&sin);
+	if (!ret)
+		ret = rdma_listen(id, 128);
+	if (ret) {
+		rdma_destroy_id(id);
+		return ERR_PTR(ret);
+	}
+	return id;
+}
+
+/* ======================================================================== */
+/* 7. configfs / LIO glue                                                   */
 /* ======================================================================== */
 
 static inline struct srpt_tport *srpt_wwn_to_tport(struct se_wwn *wwn)
@@ -519,18 +2544,26 @@ static void srpt_drop_tpg(struct se_portal_group *tpg)
  * @tpg: the TPG.
  * @enable: whether new logins may be accepted through it.
  *
+ * Disabling closes the TPG's channels; they are released in the
+ * background.
+ *
  * Return: 0.
  */
 static int srpt_enable_tpg(struct se_portal_group *tpg, bool enable)
 {
 	struct srpt_tpg *stpg = srpt_se_tpg_to_tpg(tpg);
 
+	int n = 0;
+
 	mutex_lock(&stpg->tport->tpg_mutex);
 	stpg->enabled = enable;
+	if (!enable)
+		n = srpt_close_channels(srpt_ch_in_tpg, stpg);
 	mutex_unlock(&stpg->tport->tpg_mutex);
-	pr_info("target port %s: TPG %s %s\n", stpg->tport->name,
+	pr_info("target port %s: TPG %s %s%s\n", stpg->tport->name,
 		config_item_name(&tpg->tpg_group.cg_item),
-		enable ? "enabled" : "disabled");
+		enable ? "enabled" : "disabled",
+		n ? ", its channels are being closed" : "");
 	return 0;
 }
 
@@ -587,27 +2620,91 @@ static void srpt_set_default_node_attrs(struct se_node_acl *nacl)
 {
 }
 
-/*
- * LIO command callbacks.  This version of the driver accepts no logins, so no
- * session and no se_cmd ever exists and LIO never calls these; they exist
- * because target_register_template() requires them.  The command path
- * replaces them.
+/**
+ * srpt_close_session() - LIO ends a session (its node ACL is being removed)
+ * @se_sess: the session.
+ *
+ * The channel is looked up rather than taken from @se_sess, since it may be
+ * in its release already.
  */
-static int srpt_no_cmd(struct se_cmd *cmd)
+static void srpt_close_session(struct se_session *se_sess)
 {
-	WARN_ONCE(1, "ib_srpt: LIO command callback without a command path\n");
-	return -EOPNOTSUPP;
+	srpt_close_channels(srpt_ch_of_session, se_sess);
 }
 
-static void srpt_no_cmd_void(struct se_cmd *cmd)
+/**
+ * srpt_rdma_cm_port_show() - read discovery_auth/rdma_cm_port
+ * @item: unused.
+ * @page: output.
+ *
+ * Return: bytes written; 0 means no RDMA/CM listener.
+ */
+static ssize_t srpt_rdma_cm_port_show(struct config_item *item, char *page)
 {
-	WARN_ONCE(1, "ib_srpt: LIO command callback without a command path\n");
+	ssize_t ret;
+
+	mutex_lock(&srpt_listen_mutex);
+	ret = sysfs_emit(page, "%u\n", srpt_listen_port);
+	mutex_unlock(&srpt_listen_mutex);
+	return ret;
 }
 
-static void srpt_no_session(struct se_session *se_sess)
+/**
+ * srpt_rdma_cm_port_store() - write discovery_auth/rdma_cm_port
+ * @item: unused.
+ * @page: a port number; 0 stops listening.
+ * @count: length of @page.
+ *
+ * The new listener is created before the old one is destroyed, so a failed
+ * write leaves the old one working.  Channels of the old listener stay.
+ *
+ * Return: @count or a negative errno.
+ */
+static ssize_t srpt_rdma_cm_port_store(struct config_item *item,
+				       const char *page, size_t count)
 {
-	WARN_ONCE(1, "ib_srpt: LIO session callback without sessions\n");
+	struct rdma_cm_id *id = NULL, *old;
+	u16 port;
+	int ret;
+
+	ret = kstrtou16(page, 0, &port);
+	if (ret) {
+		pr_err("invalid rdma_cm_port '%.*s': must be a port number 0..65535 (0: no listener)\n",
+		       (int)min_t(size_t, count, 16), page);
+		return ret;
+	}
+	mutex_lock(&srpt_listen_mutex);
+	if (port && port != srpt_listen_port) {
+		id = srpt_rdma_cm_listen(port);
+		if (IS_ERR(id)) {
+			ret = PTR_ERR(id);
+			pr_err("listening for RDMA/CM logins on port %u failed (%d)\n",
+			       port, ret);
+			mutex_unlock(&srpt_listen_mutex);
+			return ret;
+		}
+	} else if (port) {
+		mutex_unlock(&srpt_listen_mutex);
+		return count;
+	}
+	old = srpt_listen_id;
+	srpt_listen_id = id;
+	srpt_listen_port = port;
+	mutex_unlock(&srpt_listen_mutex);
+	if (old)
+		rdma_destroy_id(old);
+	if (port)
+		pr_info("listening for RDMA/CM logins on port %u\n", port);
+	else
+		pr_info("no longer listening for RDMA/CM logins\n");
+	return count;
 }
+CONFIGFS_ATTR(srpt_, rdma_cm_port);
+
+static struct configfs_attribute *srpt_da_attrs[] = {
+	&srpt_attr_rdma_cm_port,
+	NULL,
+};
 
 static ssize_t srpt_wwn_version_show(struct config_item *item, char *buf)
 {
@@ -630,28 +2727,29 @@ static const struct target_core_fabric_ops srpt_template = {
 	.tpg_check_demo_mode_write_protect = srpt_check_true,
 	.tpg_check_prod_mode_write_protect = srpt_check_false,
 	.tpg_get_inst_index		= srpt_tpg_get_inst_index,
-	.release_cmd			= srpt_no_cmd_void,
-	.check_stop_free		= srpt_no_cmd,
-	.close_session			= srpt_no_session,
+	.release_cmd			= srpt_release_cmd,
+	.check_stop_free		= srpt_check_stop_free,
+	.close_session			= srpt_close_session,
 	.sess_get_index			= srpt_sess_get_index,
-	.write_pending			= srpt_no_cmd,
+	.write_pending			= srpt_write_pending,
 	.set_default_node_attributes	= srpt_set_default_node_attrs,
-	.get_cmd_state			= srpt_no_cmd,
-	.queue_data_in			= srpt_no_cmd,
-	.queue_status			= srpt_no_cmd,
-	.queue_tm_rsp			= srpt_no_cmd_void,
-	.aborted_task			= srpt_no_cmd_void,
+	.get_cmd_state			= srpt_get_cmd_state,
+	.queue_data_in			= srpt_queue_data_in,
+	.queue_status			= srpt_queue_status,
+	.queue_tm_rsp			= srpt_queue_tm_rsp,
+	.aborted_task			= srpt_aborted_task,
 	.fabric_make_wwn		= srpt_make_tport,
 	.fabric_drop_wwn		= srpt_drop_tport,
 	.fabric_make_tpg		= srpt_make_tpg,
 	.fabric_enable_tpg		= srpt_enable_tpg,
 	.fabric_drop_tpg		= srpt_drop_tpg,
 	.fabric_init_nodeacl		= srpt_init_nodeacl,
+	.tfc_discovery_attrs		= srpt_da_attrs,
 	.tfc_wwn_attrs			= srpt_wwn_attrs,
 };
 
 /* ======================================================================== */
-/* 4. Module init and exit                                                  */
+/* 8. Module init and exit                                                  */
 /* ======================================================================== */
 
 /**
@@ -666,11 +2764,15 @@ static int __init srpt_init_module(void)
 {
 	int ret;
 
+	srpt_wq = alloc_workqueue("srpt", WQ_MEM_RECLAIM, 0);
+	if (!srpt_wq)
+		return -ENOMEM;
+
 	ret = target_register_template(&srpt_template);
 	if (ret) {
 		pr_err("registering the srpt fabric with LIO failed (%d)\n",
 		       ret);
-		return ret;
+		goto destroy_wq;
 	}
 
 	ret = ib_register_client(&srpt_client);
@@ -685,14 +2787,30 @@ static int __init srpt_init_module(void)
 
 unregister_template:
 	target_unregister_template(&srpt_template);
+destroy_wq:
+	destroy_workqueue(srpt_wq);
 	return ret;
 }
 
+/**
+ * srpt_cleanup_module() - undo srpt_init_module()
+ *
+ * configfs holds a module reference while any srpt object exists, so no
+ * session is left; the RDMA/CM listener may be.
+ */
 static void __exit srpt_cleanup_module(void)
 {
+	mutex_lock(&srpt_listen_mutex);
+	if (srpt_listen_id)
+		rdma_destroy_id(srpt_listen_id);
+	srpt_listen_id = NULL;
+	srpt_listen_port = 0;
+	mutex_unlock(&srpt_listen_mutex);
 	ib_unregister_client(&srpt_client);
 	target_unregister_template(&srpt_template);
+	destroy_workqueue(srpt_wq);
 	WARN_ON_ONCE(!list_empty(&srpt_tport_list));
+	WARN_ON_ONCE(!list_empty(&srpt_ch_list));
 	pr_info("unloaded\n");
 }
 

@@ -16,19 +16,28 @@
  *                 the device is gone
  *   srpt_tpg      one per <name>/<tpg>
  *
- * The two sides meet only under srpt_dev_mutex.
+ * The two sides meet only under srpt_dev_mutex.  A login joins them:
+ *
+ *   srpt_rdma_ch  one per accepted login: a queue pair on one port, its
+ *                 receive ring (srpt_recv) and command contexts (srpt_cmd),
+ *                 and the LIO session of the node ACL that admitted it
  */
 #ifndef IB_SRPT_H
 #define IB_SRPT_H
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/scatterlist.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
 #include <target/target_core_base.h>
 
-#include "srpt_wire.h"
+#include "srpt_iu.h"
 
 #define SRPT_DRV_VERSION "0.1"
 
@@ -48,6 +57,27 @@ enum {
 	SRPT_MIN_SRQ_SIZE = 4,
 	SRPT_MAX_SRQ_SIZE = 65535,
 	SRPT_DEF_SRQ_SIZE = 4095,
+
+	/*
+	 * Per channel: receive ring depth, and the receives kept back from
+	 * the credits granted for IUs that consume none (SRP_I_LOGOUT,
+	 * SRP_CRED_RSP, SRP_AER_RSP).
+	 */
+	SRPT_RQ_SIZE = 128,
+	SRPT_RSVD_RECVS = 2,
+	/* Send queue: default and smallest size tried when a device refuses. */
+	SRPT_DEF_SQ_SIZE = 4096,
+	SRPT_MIN_SQ_SIZE = 16,
+	/* Largest response IU (srp_max_rsp_size default, as in-tree). */
+	SRPT_DEF_MAX_RSP_SIZE = 256,
+	/*
+	 * Most data descriptors one SRP_CMD may carry (in the IU or in an
+	 * external table), and most data bytes one command may move.
+	 */
+	SRPT_MAX_DESC = 4096,
+	SRPT_MAX_DATA_LEN = 1 << 24,
+	/* Fixed-format sense data we build ourselves. */
+	SRPT_SENSE_LEN = 18,
 };
 
 struct srpt_device;
@@ -84,14 +114,22 @@ struct srpt_port {
  * struct srpt_device - per RDMA device state
  * @entry: link in srpt_dev_list, protected by srpt_dev_mutex.
  * @device: the RDMA device.
+ * @pd: protection domain of every channel on this device.
  * @event_handler: asynchronous event handler (port events).
+ * @removing: set under srpt_dev_mutex when the device goes away; no login
+ *	is accepted on it after that.
+ * @next_comp_vector: completion vector of the next channel's CQ; channels
+ *	take the vectors in turn.
  * @port_cnt: number of entries in @ports.
  * @ports: one entry per port; @ports[i] is port number i + 1.
  */
 struct srpt_device {
 	struct list_head	entry;
 	struct ib_device	*device;
+	struct ib_pd		*pd;
 	struct ib_event_handler	event_handler;
+	bool			removing;
+	atomic_t		next_comp_vector;
 	u32			port_cnt;
 	struct srpt_port	ports[];
 };
@@ -130,6 +168,226 @@ struct srpt_tpg {
 	struct srpt_tport	*tport;
 	struct list_head	entry;
 	bool			enabled;
+};
+
+/**
+ * enum srpt_ch_state - life of a channel; it only ever moves forward
+ * @SRPT_CH_CONNECTING: login accepted, connection not yet established; IUs
+ *	that arrive are served (their arrival proves the initiator got the
+ *	login response).
+ * @SRPT_CH_LIVE: connection established.
+ * @SRPT_CH_DISCONNECTING: closing was decided (logout, disconnect, ACL or
+ *	TPG change, device removal); work requests may still be posted and
+ *	flush.
+ * @SRPT_CH_DRAINING: the release work drains the QP; nothing is posted any
+ *	more and LIO's callbacks finish commands locally.
+ */
+enum srpt_ch_state {
+	SRPT_CH_CONNECTING,
+	SRPT_CH_LIVE,
+	SRPT_CH_DISCONNECTING,
+	SRPT_CH_DRAINING,
+};
+
+struct srpt_rdma_ch;
+
+/**
+ * struct srpt_recv - one receive buffer of a channel
+ * @cqe: completion entry of the posted receive.
+ * @ch: owning channel.
+ * @buf: the buffer, @ch->max_it_iu_len bytes.
+ * @dma: its DMA address.
+ * @byte_len: bytes of the IU last received into @buf.
+ * @credit: whether that IU consumed a request credit (SRP_CMD,
+ *	SRP_TSK_MGMT), which reposting the buffer gives back.
+ * @wait_entry: link in @ch->recv_wait while no command context is free.
+ */
+struct srpt_recv {
+	struct ib_cqe		cqe;
+	struct srpt_rdma_ch	*ch;
+	void			*buf;
+	dma_addr_t		dma;
+	u32			byte_len;
+	bool			credit;
+	struct list_head	wait_entry;
+};
+
+/**
+ * struct srpt_rw - one remote buffer of a command and its local memory
+ * @rw: RDMA R/W API context.
+ * @sg: local scatterlist for this buffer (chainable).
+ * @nents: entries of @sg, excluding the chain entry.
+ * @desc: the remote buffer.
+ */
+struct srpt_rw {
+	struct rdma_rw_ctx	rw;
+	struct scatterlist	*sg;
+	unsigned int		nents;
+	struct srpt_desc	desc;
+};
+
+/**
+ * enum srpt_cmd_state - life of a command context; it only moves forward
+ * @SRPT_CMD_FREE: on @ch->free_cmds.
+ * @SRPT_CMD_NEW: parsed, not yet handed to LIO (or fetching its external
+ *	descriptor table).
+ * @SRPT_CMD_EXEC: with LIO.
+ * @SRPT_CMD_DATA_OUT: RDMA READ of the DATA-OUT buffers posted or queued.
+ * @SRPT_CMD_RSP: response (and DATA-IN) posted or queued.
+ * @SRPT_CMD_DONE: response completed or the command was aborted; waiting
+ *	for LIO to release it.
+ */
+enum srpt_cmd_state {
+	SRPT_CMD_FREE,
+	SRPT_CMD_NEW,
+	SRPT_CMD_EXEC,
+	SRPT_CMD_DATA_OUT,
+	SRPT_CMD_RSP,
+	SRPT_CMD_DONE,
+};
+
+/**
+ * enum srpt_sq_op - what a command posts once send queue room is free
+ * @SRPT_SQ_TABLE: RDMA READ of an external descriptor table.
+ * @SRPT_SQ_DATA_OUT: RDMA READ of DATA-OUT buffers.
+ * @SRPT_SQ_RSP: RDMA WRITE of DATA-IN buffers (if any) and the response.
+ */
+enum srpt_sq_op {
+	SRPT_SQ_TABLE,
+	SRPT_SQ_DATA_OUT,
+	SRPT_SQ_RSP,
+};
+
+/**
+ * struct srpt_cmd - one request (SRP_CMD or SRP_TSK_MGMT) of a channel
+ * @se_cmd: LIO's view of the command.
+ * @ch: owning channel.
+ * @recv: receive buffer holding the request IU, until it is reposted (the
+ *	IU and any immediate data in it stay valid until then).
+ * @state: enum srpt_cmd_state, changed under @ch->lock.
+ * @lio: whether @se_cmd was initialized (else a response the driver made
+ *	itself, for a request LIO never saw).
+ * @tag: the request's tag.
+ * @rdma_cqe: completion of the last RDMA READ.
+ * @send_cqe: completion of the response.
+ * @rsp: response buffer, @ch->max_ti_iu_len bytes; @rsp_dma its address.
+ * @rsp_dma: DMA address of @rsp.
+ * @rsp_len: bytes of @rsp to send.
+ * @sq_op: what to post when send queue room frees (see @sq_entry).
+ * @sq_wrs: send queue entries reserved for what is posted now.
+ * @data_wrs: send queue entries the data transfer takes.
+ * @rsp_with_data: the response post carries the DATA-IN writes.
+ * @table_mapped: @table_rw holds a live RDMA R/W context.
+ * @sq_entry: link in @ch->free_cmds or @ch->sq_wait.
+ * @dir: data direction of the SRP_CMD.
+ * @data_len: bytes the descriptors describe.
+ * @ci: parse result of the SRP_CMD.
+ * @rw: the remote buffers (@nrw entries); points at @rw_one for one.
+ * @nrw: entries in @rw.
+ * @rw_one: storage for the common single-buffer case.
+ * @table: external descriptor table fetched by RDMA READ, or NULL.
+ * @table_rw: RDMA R/W context and memory of that fetch.
+ * @imm_sg: scatterlist over immediate data in @recv.
+ * @tmf_func: SRP task management function of an SRP_TSK_MGMT.
+ * @sense: sense buffer handed to LIO.
+ */
+struct srpt_cmd {
+	struct se_cmd		se_cmd;
+	struct srpt_rdma_ch	*ch;
+	struct srpt_recv	*recv;
+	enum srpt_cmd_state	state;
+	bool			lio;
+	u64			tag;
+	struct ib_cqe		rdma_cqe;
+	struct ib_cqe		send_cqe;
+	void			*rsp;
+	dma_addr_t		rsp_dma;
+	u32			rsp_len;
+	enum srpt_sq_op		sq_op;
+	u32			sq_wrs;
+	u32			data_wrs;
+	bool			rsp_with_data;
+	bool			table_mapped;
+	struct list_head	sq_entry;
+	enum srpt_data_dir	dir;
+	u32			data_len;
+	struct srpt_cmd_info	ci;
+	struct srpt_rw		*rw;
+	u32			nrw;
+	struct srpt_rw		rw_one;
+	u8			*table;
+	struct srpt_rw		table_rw;
+	struct scatterlist	imm_sg;
+	u8			tmf_func;
+	u8			sense[TRANSPORT_SENSE_BUFFER];
+};
+
+/**
+ * struct srpt_rdma_ch - one RDMA channel: an accepted login
+ * @entry: link in srpt_ch_list, protected by srpt_ch_mutex.
+ * @sport: port the channel was created on.
+ * @tport: target port the login named.
+ * @stpg: TPG the session belongs to.
+ * @cm_id: RDMA/CM id of the connection.
+ * @qp: queue pair.
+ * @cq: completion queue of both work queues.
+ * @sess: LIO session of the admitting node ACL.
+ * @name: channel name for log lines: "<initiator>-<qp number>".
+ * @i_port_id: initiator port identifier of the login.
+ * @t_port_id: target port identifier of the login.
+ * @peer: initiator's address (RDMA/CM).
+ * @max_it_iu_len: request IU size granted (receive buffer size).
+ * @max_ti_iu_len: response IU size granted.
+ * @imm_data_offset: immediate data offset granted, 0 if none.
+ * @rq_size: receive buffers in @recvs.
+ * @sq_size: send queue entries usable (one more is kept for the drain).
+ * @lock: protects @state, @sq_avail, @sq_wait, @free_cmds, @recv_wait and
+ *	every srpt_cmd.state of this channel.
+ * @state: enum srpt_ch_state.
+ * @sq_avail: send queue entries not reserved.
+ * @sq_wait: commands waiting, in order, for send queue room.
+ * @free_cmds: command contexts not in use.
+ * @recv_wait: received requests waiting for a command context.
+ * @credits: request credits owed to the initiator (reposted receives of
+ *	requests), returned in the next response.
+ * @cmds_in_use: command contexts not on @free_cmds (for diagnostics).
+ * @recvs: the receive ring.
+ * @cmds: the command contexts, @rq_size of them.
+ * @wait_work: serves @recv_wait once command contexts are free again.
+ * @release_work: tears the channel down after it was closed.
+ */
+struct srpt_rdma_ch {
+	struct list_head	entry;
+	struct srpt_port	*sport;
+	struct srpt_tport	*tport;
+	struct srpt_tpg		*stpg;
+	struct rdma_cm_id	*cm_id;
+	struct ib_qp		*qp;
+	struct ib_cq		*cq;
+	struct se_session	*sess;
+	char			name[64];
+	u8			i_port_id[16];
+	u8			t_port_id[16];
+	struct sockaddr_storage	peer;
+	u32			max_it_iu_len;
+	u32			max_ti_iu_len;
+	u16			imm_data_offset;
+	u32			rq_size;
+	u32			sq_size;
+
+	spinlock_t		lock;	/* see above */
+	enum srpt_ch_state	state;
+	u32			sq_avail;
+	struct list_head	sq_wait;
+	struct list_head	free_cmds;
+	struct list_head	recv_wait;
+
+	atomic_t		credits;
+	atomic_t		cmds_in_use;
+	struct srpt_recv	*recvs;
+	struct srpt_cmd		*cmds;
+	struct work_struct	wait_work;
+	struct work_struct	release_work;
 };
 
 #endif /* IB_SRPT_H */

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by guest test scripts: TAP helpers and module loading.  The plan
-# line is printed by tools/vm/vmtest, not here.
+# Sourced by guest test scripts: TAP helpers, loading the module under test,
+# soft-RoCE, a system bus and targetcli.  The plan line is printed by
+# tools/vm/vmtest, not here.
 tap_n=0
 ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
 not_ok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $*"; }
@@ -16,6 +17,24 @@ run_fails() {
 	if out=$("$@" 2>&1); then not_ok "$name"; echo "$out" | sed 's/^/# /'; else ok "$name"; fi
 }
 is() { if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3"; diag "got '$1', expected '$2'"; fi; }
+# run_is NAME STATUS TEXT CMD...: ok when CMD exits with STATUS and its
+# output (stdout and stderr together) is exactly TEXT.  CMD runs in this
+# shell, not a subshell, so a function's exported variables survive.
+run_is() {
+	_ri_name=$1 _ri_rc=$2 _ri_want=$3
+	shift 3
+	"$@" >/tmp/run_is.out 2>&1
+	_ri_got_rc=$?
+	_ri_got=$(cat /tmp/run_is.out)
+	if [ "$_ri_got_rc" = "$_ri_rc" ] && [ "$_ri_got" = "$_ri_want" ]; then
+		ok "$_ri_name"
+	else
+		not_ok "$_ri_name"
+		diag "status $_ri_got_rc, expected $_ri_rc"
+		echo "$_ri_got" | sed 's/^/# got:      /'
+		echo "$_ri_want" | sed 's/^/# expected: /'
+	fi
+}
 
 # srpt_load ARGS: the module under test; SRPT_UNDER_TEST=intree picks the
 # distro's in-tree ib_srpt, anything else ours (insmod, never modprobe, so the
@@ -31,3 +50,94 @@ srpt_load() {
 	fi
 }
 srpt_unload() { rmmod ib_srpt; }
+
+# rxe_setup: soft-RoCE on a veth pair.  veth0 (192.168.123.1/24) carries
+# rxe0, veth1 (192.168.123.2/24) is its peer.  Waits until GID index 0 of
+# rxe0 port 1 is set, then exports
+#   RXE_DEV      rxe0
+#   RXE_GID      GID 0, colon form (fe80:0000:0000:0000:5054:00ff:fe12:3456)
+#   RXE_GID_HEX  the same as 32 hex digits (the targetcli WWN is ib.$RXE_GID_HEX)
+#   RXE_GUID     its interface id, xxxx:xxxx:xxxx:xxxx (the port GUID form)
+rxe_setup() {
+	RXE_DEV=rxe0
+	ip link show veth0 >/dev/null 2>&1 ||
+		ip link add veth0 type veth peer name veth1 || return 1
+	ip link set veth0 up && ip link set veth1 up || return 1
+	ip addr replace 192.168.123.1/24 dev veth0 || return 1
+	ip addr replace 192.168.123.2/24 dev veth1 || return 1
+	modprobe rdma_rxe || return 1
+	[ -e /sys/class/infiniband/$RXE_DEV ] ||
+		rdma link add $RXE_DEV type rxe netdev veth0 || return 1
+	_rx_i=0
+	while :; do
+		RXE_GID=$(cat /sys/class/infiniband/$RXE_DEV/ports/1/gids/0 2>/dev/null)
+		case $RXE_GID in
+		""|0000:0000:0000:0000:0000:0000:0000:0000) ;;
+		*) break ;;
+		esac
+		_rx_i=$((_rx_i + 1))
+		[ $_rx_i -le 100 ] || { echo "rxe_setup: GID 0 of $RXE_DEV not set" >&2; return 1; }
+		sleep 0.1
+	done
+	RXE_GID_HEX=$(echo "$RXE_GID" | tr -d :)
+	RXE_GUID=$(echo "$RXE_GID" | cut -d: -f5-8)
+	export RXE_DEV RXE_GID RXE_GID_HEX RXE_GUID
+}
+
+# dbus_start: a system bus (dbus-daemon --system); a no-op when one runs.
+dbus_start() {
+	if [ -S /run/dbus/system_bus_socket ] && [ -f /run/dbus/pid ] &&
+		kill -0 "$(cat /run/dbus/pid)" 2>/dev/null; then
+		return 0
+	fi
+	mkdir -p /run/dbus || return 1
+	rm -f /run/dbus/pid /run/dbus/system_bus_socket
+	dbus-daemon --system --fork || return 1
+	_db_i=0
+	while [ ! -S /run/dbus/system_bus_socket ]; do
+		_db_i=$((_db_i + 1))
+		[ $_db_i -le 50 ] || { echo "dbus_start: no system bus socket" >&2; return 1; }
+		sleep 0.1
+	done
+}
+
+# tcli ARGS: one targetcli command, non-interactive (stdin /dev/null, no
+# tty, hence no colours); exit status 0 on success, 1 when the command
+# raised an error (the message on stderr).  targetcli needs a system bus
+# (its backstores ask tcmu-runner over D-Bus), so this starts one.  Its
+# preferences live in TARGETCLI_HOME (default /tmp/targetcli), seeded with
+# auto_save_on_exit, auto_use_daemon and color_mode false: nothing is saved
+# to /etc/rtslib-fb-target, and no targetclid is needed.  Seeding writes
+# configshell-fb's pickled prefs.bin directly, which costs a fraction of a
+# "targetcli set global ..." run (several seconds under TCG); the log
+# levels are those a first targetcli run saves (targetcli's own default
+# loglevel_file, debug9, is one configshell rejects).
+tcli() {
+	[ $# -gt 0 ] || { echo "tcli: no command (interactive use not supported)" >&2; return 2; }
+	TARGETCLI_HOME=${TARGETCLI_HOME:-/tmp/targetcli}
+	export TARGETCLI_HOME
+	if [ ! -s "$TARGETCLI_HOME/prefs.bin" ]; then
+		mkdir -p "$TARGETCLI_HOME" && python3 -c '
+import pickle, sys
+prefs = {"auto_save_on_exit": False, "auto_use_daemon": False, "color_mode": False,
+         "loglevel_console": "info", "loglevel_file": "debug"}
+with open(sys.argv[1], "wb") as f:
+    pickle.dump(prefs, f, 2)' "$TARGETCLI_HOME/prefs.bin" ||
+			{ echo "tcli: cannot seed $TARGETCLI_HOME/prefs.bin" >&2; return 1; }
+	fi
+	dbus_start || return 1
+	targetcli "$@" </dev/null
+}
+
+# srpt_target_create: the target port of rxe0 (after rxe_setup), created
+# with targetcli as ib.$RXE_GID_HEX; its configfs directory is
+# 0x$RXE_GID_HEX, with TPG tpgt_1 enabled.  Loads the module under test
+# first if it is not loaded (else targetcli would modprobe whichever
+# ib_srpt modprobe finds).  Exports SRPT_WWN (ib.$RXE_GID_HEX).
+srpt_target_create() {
+	[ -n "${RXE_GID_HEX:-}" ] || { echo "srpt_target_create: run rxe_setup first" >&2; return 1; }
+	[ -e /sys/module/ib_srpt ] || srpt_load || return 1
+	SRPT_WWN=ib.$RXE_GID_HEX
+	export SRPT_WWN
+	tcli /srpt create "$SRPT_WWN"
+}
