@@ -49,6 +49,7 @@ static LIST_HEAD(srpt_tport_list);	/* struct srpt_tport, by .entry */
 
 static const struct target_core_fabric_ops srpt_template;
 static struct ib_client srpt_client;
+static void srpt_ib_cm_listen(struct srpt_device *sdev);
 
 /* ======================================================================== */
 /* 1. Module parameters                                                     */
@@ -349,6 +350,7 @@ static int srpt_add_one(struct ib_device *device)
 
 	for (i = 0; i < sdev->port_cnt; i++)
 		srpt_port_refresh(&sdev->ports[i]);
+	srpt_ib_cm_listen(sdev);
 
 	ib_set_client_data(device, &srpt_client, sdev);
 	pr_info("added %s with %u port(s)\n", dev_name(&device->dev),
@@ -495,7 +497,7 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
 	switch (event->event) {
 	case IB_EVENT_COMM_EST:
 		/* A request arrived before the CM saw the RTU. */
-		rdma_notify(ch->cm_id, event->event);
+		ch->cm_ops->comm_est(ch);
 		break;
 	case IB_EVENT_QP_LAST_WQE_REACHED:
 		break;
@@ -547,7 +549,7 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
 			attr.cap.max_recv_sge = 1;
 			attr.cap.max_rdma_ctxs = sq_size;
 			attr.port_num = ch->sport->port_num;
-			ret = rdma_create_qp(ch->cm_id, sdev->pd, &attr);
+			ret = ch->cm_ops->create_qp(ch, &attr);
 			if (!ret)
 				break;
 			ib_free_cq(ch->cq);
@@ -562,7 +564,6 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
 		pr_info("%s: retrying with a send queue of %u entries (%d)\n",
 			ch->name, sq_size, ret);
 	}
-	ch->qp = ch->cm_id->qp;
 	ch->sq_size = sq_size;
 	ch->sq_avail = sq_size;
 	return 0;
@@ -575,7 +576,7 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
 static void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
 {
 	if (ch->qp)
-		rdma_destroy_qp(ch->cm_id);
+		ch->cm_ops->destroy_qp(ch);
 	ch->qp = NULL;
 	if (ch->cq)
 		ib_free_cq(ch->cq);
@@ -635,8 +636,11 @@ static void srpt_recv_repost(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 /**
  * srpt_ch_alloc() - allocate a channel, its rings and its queue pair
  * @sport: port of the login.
- * @cm_id: RDMA/CM id of the connection request.
+ * @cm_ops: transport of the login.
+ * @cm_id: CM id of the connection request.
+ * @pkey: P_Key of the login's path (IB CM only).
  * @g: what the login was granted.
+ * @peer_name: initiator, for log lines until the channel has its name.
  *
  * The receive ring is posted before the login response is sent, so the
  * initiator never finds it empty.
@@ -644,8 +648,10 @@ static void srpt_recv_repost(struct srpt_rdma_ch *ch, struct srpt_recv *r)
  * Return: the channel (state SRPT_CH_CONNECTING) or an ERR_PTR().
  */
 static struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_port *sport,
-					  struct rdma_cm_id *cm_id,
-					  const struct srpt_login_grant *g)
+					  const struct srpt_cm_ops *cm_ops,
+					  void *cm_id, u16 pkey,
+					  const struct srpt_login_grant *g,
+					  const char *peer_name)
 {
 	struct ib_device *dev = sport->sdev->device;
 	struct srpt_rdma_ch *ch;
@@ -656,7 +662,9 @@ static struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_port *sport,
 	if (!ch)
 		return ERR_PTR(-ENOMEM);
 	ch->sport = sport;
+	ch->cm_ops = cm_ops;
 	ch->cm_id = cm_id;
+	ch->pkey = pkey;
 	spin_lock_init(&ch->lock);
 	ch->state = SRPT_CH_CONNECTING;
 	INIT_LIST_HEAD(&ch->entry);
@@ -669,8 +677,7 @@ static struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_port *sport,
 	ch->max_ti_iu_len = g->max_ti_iu_len;
 	ch->imm_data_offset = g->imm_data_offset;
 	ch->rq_size = min_t(u32, SRPT_RQ_SIZE, dev->attrs.max_qp_wr - 1);
-	snprintf(ch->name, sizeof(ch->name), "login-%pISpc",
-		 &cm_id->route.addr.dst_addr);
+	snprintf(ch->name, sizeof(ch->name), "login-%s", peer_name);
 
 	ret = srpt_alloc_rings(ch);
 	if (ret)
@@ -1734,7 +1741,7 @@ static bool srpt_ch_close(struct srpt_rdma_ch *ch)
 	spin_unlock_irqrestore(&ch->lock, flags);
 
 	pr_info("%s: closing\n", ch->name);
-	rdma_disconnect(ch->cm_id);
+	ch->cm_ops->disconnect(ch);
 	queue_work(srpt_wq, &ch->release_work);
 	return true;
 }
@@ -1789,7 +1796,7 @@ static void srpt_ch_release_work(struct work_struct *work)
 
 	pr_info("%s: released\n", ch->name);
 	srpt_ch_destroy_qp(ch);
-	rdma_destroy_id(ch->cm_id);
+	ch->cm_ops->destroy_id(ch);
 	srpt_free_rings(ch);
 	kfree(ch);
 }
@@ -1890,6 +1897,9 @@ static void srpt_remove_one(struct ib_device *device, void *client_data)
 	mutex_lock(&srpt_dev_mutex);
 	sdev->removing = true;
 	mutex_unlock(&srpt_dev_mutex);
+	if (sdev->cm_id)
+		ib_destroy_cm_id(sdev->cm_id);
+	sdev->cm_id = NULL;
 	n = srpt_close_channels(srpt_ch_on_device, sdev);
 	if (n)
 		pr_info("%s: removing the device closed %d channel(s)\n",
@@ -1934,12 +1944,16 @@ static struct ib_client srpt_client = {
  * struct srpt_login_ctx - one login request being decided
  * @req: the parsed request.
  * @peer: initiator's address (RDMA/CM), or family AF_UNSPEC.
+ * @peer_name: initiator's address or GID as text, for log lines.
+ * @pkey: P_Key of the request's path (IB CM).
  * @acl_name: name of the node ACL that admitted it.
  * @rsp_flags: multichannel result for the login response.
  */
 struct srpt_login_ctx {
 	struct srpt_login_req	req;
 	struct sockaddr_storage	peer;
+	char			peer_name[64];
+	u16			pkey;
 	char			acl_name[TRANSPORT_IQN_LEN];
 	u8			rsp_flags;
 };
@@ -2093,7 +2107,8 @@ static const char *srpt_login_rej_msg(u32 reason)
 /**
  * srpt_login() - decide a login request and create its channel
  * @sport: port the request arrived on.
- * @cm_id: its RDMA/CM id.
+ * @cm_ops: transport it arrived through.
+ * @cm_id: its CM id.
  * @lc: the request.
  * @rsp: out: SRPT_LOGIN_RSP_LEN bytes of login response, on success.
  * @reason: out: SRPT_REJ_* reason, on failure.
@@ -2101,9 +2116,9 @@ static const char *srpt_login_rej_msg(u32 reason)
  * Return: the new channel, listed in srpt_ch_list, or NULL.
  */
 static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
-				       struct rdma_cm_id *cm_id,
-				       struct srpt_login_ctx *lc, u8 *rsp,
-				       u32 *reason)
+				       const struct srpt_cm_ops *cm_ops,
+				       void *cm_id, struct srpt_login_ctx *lc,
+				       u8 *rsp, u32 *reason)
 {
 	const struct srpt_login_req *req = &lc->req;
 	struct srpt_login_params params;
@@ -2125,8 +2140,8 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 
 	*reason = srpt_check_login(req, &params, &g);
 	if (*reason) {
-		pr_warn("login of initiator %s (%pISc) on %s port %u rejected: %s (IU length %u, max %u; target port id 0x%016llx%016llx, expected 0x%016llx%016llx; buffer formats 0x%x; flags 0x%x)\n",
-			ini, &lc->peer, dev_name(&sport->sdev->device->dev),
+		pr_warn("login of initiator %s (%s) on %s port %u rejected: %s (IU length %u, max %u; target port id 0x%016llx%016llx, expected 0x%016llx%016llx; buffer formats 0x%x; flags 0x%x)\n",
+			ini, lc->peer_name, dev_name(&sport->sdev->device->dev),
 			sport->port_num, srpt_login_rej_msg(*reason),
 			req->req_it_iu_len, srp_max_req_size,
 			srpt_get_be64(req->target_port_id),
@@ -2143,8 +2158,8 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	}
 	stpg = srpt_find_acl(sport, lc);
 	if (!stpg) {
-		pr_warn("login of initiator %s (%pISc) on %s port %u rejected: no node ACL admits it in an enabled TPG of target port %s; create acls/%s (targetcli: acls/ create ib.%s) to admit it\n",
-			ini, &lc->peer, dev_name(&sport->sdev->device->dev),
+		pr_warn("login of initiator %s (%s) on %s port %u rejected: no node ACL admits it in an enabled TPG of target port %s; create acls/%s (targetcli: acls/ create ib.%s) to admit it\n",
+			ini, lc->peer_name, dev_name(&sport->sdev->device->dev),
 			sport->port_num,
 			sport->gid_name[0] ? sport->gid_name : "(none)",
 			ini, ini + 2);
@@ -2153,7 +2168,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	}
 	srpt_apply_multichannel(stpg->tport, lc);
 
-	ch = srpt_ch_alloc(sport, cm_id, &g);
+	ch = srpt_ch_alloc(sport, cm_ops, cm_id, lc->pkey, &g, lc->peer_name);
 	if (IS_ERR(ch)) {
 		*reason = SRPT_REJ_NO_RESOURCES;
 		goto unlock;
@@ -2184,8 +2199,8 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	srpt_build_login_rsp(rsp, SRPT_LOGIN_RSP_LEN, req->tag,
 			     ch->rq_size - SRPT_RSVD_RECVS, &g,
 			     g.rsp_flags | lc->rsp_flags);
-	pr_info("%s: logged in from %pISc to target port %s (IU %u/%u bytes, %u credits, send queue %u%s%s)\n",
-		ch->name, &lc->peer, stpg->tport->name, g.max_it_iu_len,
+	pr_info("%s: logged in from %s to target port %s (IU %u/%u bytes, %u credits, send queue %u%s%s)\n",
+		ch->name, lc->peer_name, stpg->tport->name, g.max_it_iu_len,
 		g.max_ti_iu_len, ch->rq_size - SRPT_RSVD_RECVS, ch->sq_size,
 		g.imm_data_offset ? ", immediate data" : "",
 		lc->rsp_flags == SRPT_LOGIN_RSP_TERMINATED ?
@@ -2199,6 +2214,298 @@ free_ch:
 unlock:
 	mutex_unlock(&srpt_dev_mutex);
 	return NULL;
+}
+
+/* ---- IB CM front end ---------------------------------------------------- */
+
+/**
+ * srpt_init_ch_qp() - bring a new channel QP of an IB CM login to INIT
+ * @ch: channel; ch->pkey is the P_Key of the login's path.
+ * @qp: the new QP.
+ *
+ * Access flags allow local write, remote read and remote write, with the
+ * channel's port and P_Key index.  The remote flags give the initiator no
+ * access to target memory: a remote access needs an rkey, and the target
+ * never hands one out.  Its buffers are reachable only through the PD's
+ * local DMA lkey (the PD has no global rkey) and the RDMA R/W API contexts
+ * the target posts itself; the initiator's rkeys are the only ones on the
+ * wire.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int srpt_init_ch_qp(struct srpt_rdma_ch *ch, struct ib_qp *qp)
+{
+	struct ib_qp_attr attr = { };
+	int ret;
+
+	attr.qp_state = IB_QPS_INIT;
+	attr.qp_access_flags = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
+			       IB_ACCESS_REMOTE_WRITE;
+	attr.port_num = ch->sport->port_num;
+	ret = ib_find_cached_pkey(srpt_ch_dev(ch), ch->sport->port_num,
+				  ch->pkey, &attr.pkey_index);
+	if (ret) {
+		pr_err("%s: P_Key 0x%04x is not in the port's table (%d)\n",
+		       ch->name, ch->pkey, ret);
+		return ret;
+	}
+	ret = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_ACCESS_FLAGS |
+			   IB_QP_PORT | IB_QP_PKEY_INDEX);
+	if (ret)
+		pr_err("%s: moving the QP to INIT failed (%d)\n", ch->name,
+		       ret);
+	return ret;
+}
+
+/**
+ * srpt_ib_cm_qp_to() - move a QP to RTR or RTS with the CM's attributes
+ * @ch: channel with its IB CM id.
+ * @qp: the QP.
+ * @state: IB_QPS_RTR or IB_QPS_RTS.
+ *
+ * The RDMA READ depths the CM negotiated are clamped to what the device
+ * supports.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int srpt_ib_cm_qp_to(struct srpt_rdma_ch *ch, struct ib_qp *qp,
+			    enum ib_qp_state state)
+{
+	const struct ib_device_attr *da = &srpt_ch_dev(ch)->attrs;
+	struct ib_qp_attr attr = { .qp_state = state };
+	int mask, ret;
+
+	ret = ib_cm_init_qp_attr(ch->ib_cm_id, &attr, &mask);
+	if (!ret) {
+		if (state == IB_QPS_RTR)
+			attr.max_dest_rd_atomic = min_t(int,
+							attr.max_dest_rd_atomic,
+							da->max_qp_rd_atom);
+		else
+			attr.max_rd_atomic = min_t(int, attr.max_rd_atomic,
+						   da->max_qp_init_rd_atom);
+		ret = ib_modify_qp(qp, &attr, mask);
+	}
+	if (ret)
+		pr_err("%s: moving the QP to %s failed (%d)\n", ch->name,
+		       state == IB_QPS_RTR ? "RTR" : "RTS", ret);
+	return ret;
+}
+
+/**
+ * srpt_ib_cm_create_qp() - create a channel QP and bring it to RTS
+ * @ch: channel.
+ * @attr: QP attributes.
+ *
+ * INIT through srpt_init_ch_qp(), then RTR and RTS with the CM's
+ * attributes, before the REP goes out (as the RDMA/CM does): the QP is
+ * ready when the first request arrives.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int srpt_ib_cm_create_qp(struct srpt_rdma_ch *ch,
+				struct ib_qp_init_attr *attr)
+{
+	struct ib_qp *qp;
+	int ret;
+
+	qp = ib_create_qp(ch->sport->sdev->pd, attr);
+	if (IS_ERR(qp))
+		return PTR_ERR(qp);
+	ret = srpt_init_ch_qp(ch, qp);
+	if (!ret)
+		ret = srpt_ib_cm_qp_to(ch, qp, IB_QPS_RTR);
+	if (!ret)
+		ret = srpt_ib_cm_qp_to(ch, qp, IB_QPS_RTS);
+	if (ret) {
+		ib_destroy_qp(qp);
+		return ret;
+	}
+	ch->qp = qp;
+	return 0;
+}
+
+static void srpt_ib_cm_destroy_qp(struct srpt_rdma_ch *ch)
+{
+	ib_destroy_qp(ch->qp);
+}
+
+static void srpt_ib_cm_disconnect(struct srpt_rdma_ch *ch)
+{
+	ib_send_cm_dreq(ch->ib_cm_id, NULL, 0);
+}
+
+static void srpt_ib_cm_destroy_id(struct srpt_rdma_ch *ch)
+{
+	ib_destroy_cm_id(ch->ib_cm_id);
+}
+
+static void srpt_ib_cm_comm_est(struct srpt_rdma_ch *ch)
+{
+	ib_cm_notify(ch->ib_cm_id, IB_EVENT_COMM_EST);
+}
+
+static const struct srpt_cm_ops srpt_ib_cm_ops = {
+	.name		= "IB CM",
+	.create_qp	= srpt_ib_cm_create_qp,
+	.destroy_qp	= srpt_ib_cm_destroy_qp,
+	.disconnect	= srpt_ib_cm_disconnect,
+	.destroy_id	= srpt_ib_cm_destroy_id,
+	.comm_est	= srpt_ib_cm_comm_est,
+};
+
+/**
+ * srpt_ib_cm_req() - an SRP login arrived as an IB CM REQ
+ * @cm_id: new CM id of the connection; its context is our srpt_device.
+ * @event: the REQ, with the SRP_LOGIN_REQ as private data.
+ *
+ * Return: 0 when accepted (or handed to the release work), non-zero to have
+ * the IB CM destroy @cm_id after a REJ.
+ */
+static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
+			  const struct ib_cm_event *event)
+{
+	const struct ib_cm_req_event_param *req = &event->param.req_rcvd;
+	struct srpt_device *sdev = cm_id->context, *d;
+	const struct ib_device_attr *da = &sdev->device->attrs;
+	struct ib_cm_rep_param rep = { };
+	struct srpt_port *sport = NULL;
+	struct srpt_rdma_ch *ch;
+	struct srpt_login_ctx *lc;
+	u8 rsp[SRPT_LOGIN_RSP_LEN];
+	u8 rej[SRPT_LOGIN_REJ_LEN];
+	u32 reason = SRPT_REJ_UNABLE_ESTABLISH;
+
+	lc = kzalloc(sizeof(*lc), GFP_KERNEL);
+	if (!lc) {
+		reason = SRPT_REJ_NO_RESOURCES;
+		goto reject;
+	}
+	lc->peer.ss_family = AF_UNSPEC;
+	snprintf(lc->peer_name, sizeof(lc->peer_name), "GID %pI6",
+		 req->primary_path->dgid.raw);
+	lc->pkey = be16_to_cpu(req->primary_path->pkey);
+	if (srpt_parse_login_req(event->private_data,
+				 IB_CM_REQ_PRIVATE_DATA_SIZE, &lc->req)) {
+		pr_warn("IB CM REQ from %s without a valid SRP_LOGIN_REQ rejected\n",
+			lc->peer_name);
+		goto reject;
+	}
+
+	mutex_lock(&srpt_dev_mutex);
+	list_for_each_entry(d, &srpt_dev_list, entry)
+		if (d == sdev && req->port >= 1 && req->port <= sdev->port_cnt)
+			sport = &sdev->ports[req->port - 1];
+	mutex_unlock(&srpt_dev_mutex);
+	if (!sport)
+		goto reject;
+
+	ch = srpt_login(sport, &srpt_ib_cm_ops, cm_id, lc, rsp, &reason);
+	if (!ch)
+		goto reject;
+	cm_id->context = ch;
+
+	rep.qp_num = ch->qp->qp_num;
+	rep.starting_psn = req->starting_psn;
+	rep.private_data = rsp;
+	rep.private_data_len = sizeof(rsp);
+	rep.responder_resources = min_t(u8, req->responder_resources,
+					da->max_qp_rd_atom);
+	rep.initiator_depth = min_t(u8, req->initiator_depth,
+				    da->max_qp_init_rd_atom);
+	rep.rnr_retry_count = 7;
+	rep.flow_control = 1;
+	if (ib_send_cm_rep(cm_id, &rep)) {
+		pr_warn("%s: sending the REP failed\n", ch->name);
+		srpt_ch_close(ch);
+	}
+	kfree(lc);
+	return 0;
+
+reject:
+	srpt_build_login_rej(rej, sizeof(rej), lc ? lc->req.tag : 0, reason);
+	ib_send_cm_rej(cm_id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0, rej,
+		       sizeof(rej));
+	kfree(lc);
+	return -ECONNREFUSED;
+}
+
+/**
+ * srpt_ib_cm_handler() - IB CM event callback of listeners and channels
+ * @cm_id: the CM id; its context is an srpt_device for the listener and for
+ *	a REQ, an srpt_rdma_ch once a login was accepted.
+ * @event: the event.
+ *
+ * Return: non-zero only to have the IB CM destroy a rejected @cm_id.
+ */
+static int srpt_ib_cm_handler(struct ib_cm_id *cm_id,
+			      const struct ib_cm_event *event)
+{
+	struct srpt_rdma_ch *ch = cm_id->context;
+	unsigned long flags;
+
+	if (event->event == IB_CM_REQ_RECEIVED)
+		return srpt_ib_cm_req(cm_id, event);
+
+	switch (event->event) {
+	case IB_CM_RTU_RECEIVED:
+	case IB_CM_USER_ESTABLISHED:
+		spin_lock_irqsave(&ch->lock, flags);
+		if (ch->state == SRPT_CH_CONNECTING)
+			ch->state = SRPT_CH_LIVE;
+		spin_unlock_irqrestore(&ch->lock, flags);
+		break;
+	case IB_CM_DREQ_RECEIVED:
+		ib_send_cm_drep(cm_id, NULL, 0);
+		srpt_ch_close(ch);
+		break;
+	case IB_CM_REJ_RECEIVED:
+	case IB_CM_REP_ERROR:
+	case IB_CM_DREQ_ERROR:
+	case IB_CM_DREP_RECEIVED:
+	case IB_CM_TIMEWAIT_EXIT:
+		pr_debug("%s: IB CM event %d\n", ch->name, event->event);
+		srpt_ch_close(ch);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/**
+ * srpt_ib_cm_listen() - the IB CM listener of a device
+ * @sdev: device; listens only when one of its ports has an IB link layer.
+ *
+ * Failure is logged and tolerated: RDMA/CM logins still work.
+ */
+static void srpt_ib_cm_listen(struct srpt_device *sdev)
+{
+	struct ib_cm_id *id;
+	bool ib = false;
+	u32 i;
+	int ret;
+
+	for (i = 1; i <= sdev->port_cnt; i++)
+		ib |= rdma_cap_ib_cm(sdev->device, i);
+	if (!ib)
+		return;
+	id = ib_create_cm_id(sdev->device, srpt_ib_cm_handler, sdev);
+	if (IS_ERR(id)) {
+		pr_warn("%s: creating the IB CM listener failed (%ld)\n",
+			dev_name(&sdev->device->dev), PTR_ERR(id));
+		return;
+	}
+	ret = ib_cm_listen(id, cpu_to_be64(srpt_service_guid));
+	if (ret) {
+		pr_warn("%s: listening on IB CM service id 0x%016llx failed (%d)\n",
+			dev_name(&sdev->device->dev), srpt_service_guid, ret);
+		ib_destroy_cm_id(id);
+		return;
+	}
+	sdev->cm_id = id;
+	pr_info("%s: listening for IB CM logins on service id 0x%016llx\n",
+		dev_name(&sdev->device->dev), srpt_service_guid);
 }
 
 /* ---- RDMA/CM front end -------------------------------------------------- */
@@ -2231,6 +2538,46 @@ static struct srpt_port *srpt_find_cm_port(struct rdma_cm_id *cm_id)
 	return NULL;
 }
 
+static int srpt_rdma_cm_create_qp(struct srpt_rdma_ch *ch,
+				  struct ib_qp_init_attr *attr)
+{
+	int ret = rdma_create_qp(ch->rdma_cm_id, ch->sport->sdev->pd, attr);
+
+	if (!ret)
+		ch->qp = ch->rdma_cm_id->qp;
+	return ret;
+}
+
+static void srpt_rdma_cm_destroy_qp(struct srpt_rdma_ch *ch)
+{
+	rdma_destroy_qp(ch->rdma_cm_id);
+}
+
+static void srpt_rdma_cm_disconnect(struct srpt_rdma_ch *ch)
+{
+	rdma_disconnect(ch->rdma_cm_id);
+}
+
+static void srpt_rdma_cm_destroy_id(struct srpt_rdma_ch *ch)
+{
+	rdma_destroy_id(ch->rdma_cm_id);
+}
+
+static void srpt_rdma_cm_comm_est(struct srpt_rdma_ch *ch)
+{
+	rdma_notify(ch->rdma_cm_id, IB_EVENT_COMM_EST);
+}
+
+/* On RDMA/CM, rdma_create_qp() and rdma_accept() do the QP transitions. */
+static const struct srpt_cm_ops srpt_rdma_cm_ops = {
+	.name		= "RDMA/CM",
+	.create_qp	= srpt_rdma_cm_create_qp,
+	.destroy_qp	= srpt_rdma_cm_destroy_qp,
+	.disconnect	= srpt_rdma_cm_disconnect,
+	.destroy_id	= srpt_rdma_cm_destroy_id,
+	.comm_est	= srpt_rdma_cm_comm_est,
+};
+
 /**
  * srpt_rdma_cm_req() - an SRP login arrived as an RDMA/CM connect request
  * @cm_id: new id of the connection.
@@ -2259,10 +2606,11 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 		goto reject;
 	}
 	memcpy(&lc->peer, &cm_id->route.addr.dst_addr, sizeof(lc->peer));
+	snprintf(lc->peer_name, sizeof(lc->peer_name), "%pISc", &lc->peer);
 	if (srpt_parse_login_req_rdma(peer->private_data,
 				      peer->private_data_len, &lc->req)) {
-		pr_warn("RDMA/CM connect request from %pISc without a valid SRP_LOGIN_REQ (%u bytes of private data) rejected\n",
-			&lc->peer, peer->private_data_len);
+		pr_warn("RDMA/CM connect request from %s without a valid SRP_LOGIN_REQ (%u bytes of private data) rejected\n",
+			lc->peer_name, peer->private_data_len);
 		goto reject;
 	}
 
@@ -2270,12 +2618,12 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 	sport = srpt_find_cm_port(cm_id);
 	mutex_unlock(&srpt_dev_mutex);
 	if (!sport) {
-		pr_warn("RDMA/CM connect request from %pISc on an unknown device rejected\n",
-			&lc->peer);
+		pr_warn("RDMA/CM connect request from %s on an unknown device rejected\n",
+			lc->peer_name);
 		goto reject;
 	}
 
-	ch = srpt_login(sport, cm_id, lc, rsp, &reason);
+	ch = srpt_login(sport, &srpt_rdma_cm_ops, cm_id, lc, rsp, &reason);
 	if (!ch)
 		goto reject;
 	cm_id->context = ch;

@@ -32,6 +32,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <rdma/ib_cm.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 #include <rdma/rw.h>
@@ -115,6 +116,8 @@ struct srpt_port {
  * @entry: link in srpt_dev_list, protected by srpt_dev_mutex.
  * @device: the RDMA device.
  * @pd: protection domain of every channel on this device.
+ * @cm_id: IB CM listener for service id srpt_service_guid, or NULL when no
+ *	port of the device has an InfiniBand link layer.
  * @event_handler: asynchronous event handler (port events).
  * @removing: set under srpt_dev_mutex when the device goes away; no login
  *	is accepted on it after that.
@@ -127,6 +130,7 @@ struct srpt_device {
 	struct list_head	entry;
 	struct ib_device	*device;
 	struct ib_pd		*pd;
+	struct ib_cm_id		*cm_id;
 	struct ib_event_handler	event_handler;
 	bool			removing;
 	atomic_t		next_comp_vector;
@@ -190,6 +194,27 @@ enum srpt_ch_state {
 };
 
 struct srpt_rdma_ch;
+
+/**
+ * struct srpt_cm_ops - what differs between the IB CM and the RDMA/CM
+ * @name: "IB CM" or "RDMA/CM", for log lines.
+ * @create_qp: create the channel's QP (ch->qp) and bring it to where the
+ *	transport accepts the connection.
+ * @destroy_qp: destroy it.
+ * @disconnect: start a disconnect (DREQ); errors are ignored.
+ * @destroy_id: destroy the connection's CM id; never from its callback.
+ * @comm_est: tell the CM a request arrived before its RTU did.
+ *
+ * The rest of the channel code is the same for both.
+ */
+struct srpt_cm_ops {
+	const char *name;
+	int (*create_qp)(struct srpt_rdma_ch *ch, struct ib_qp_init_attr *attr);
+	void (*destroy_qp)(struct srpt_rdma_ch *ch);
+	void (*disconnect)(struct srpt_rdma_ch *ch);
+	void (*destroy_id)(struct srpt_rdma_ch *ch);
+	void (*comm_est)(struct srpt_rdma_ch *ch);
+};
 
 /**
  * struct srpt_recv - one receive buffer of a channel
@@ -328,14 +353,18 @@ struct srpt_cmd {
  * @sport: port the channel was created on.
  * @tport: target port the login named.
  * @stpg: TPG the session belongs to.
- * @cm_id: RDMA/CM id of the connection.
+ * @cm_ops: the transport's connection operations.
+ * @cm_id: the connection's CM id, as @rdma_cm_id or @ib_cm_id.
+ * @rdma_cm_id: RDMA/CM id (cm_ops is the RDMA/CM's).
+ * @ib_cm_id: IB CM id (cm_ops is the IB CM's).
+ * @pkey: P_Key of the login's path (IB CM).
  * @qp: queue pair.
  * @cq: completion queue of both work queues.
  * @sess: LIO session of the admitting node ACL.
  * @name: channel name for log lines: "<initiator>-<qp number>".
  * @i_port_id: initiator port identifier of the login.
  * @t_port_id: target port identifier of the login.
- * @peer: initiator's address (RDMA/CM).
+ * @peer: initiator's address (RDMA/CM; family AF_UNSPEC on IB CM).
  * @max_it_iu_len: request IU size granted (receive buffer size).
  * @max_ti_iu_len: response IU size granted.
  * @imm_data_offset: immediate data offset granted, 0 if none.
@@ -361,7 +390,13 @@ struct srpt_rdma_ch {
 	struct srpt_port	*sport;
 	struct srpt_tport	*tport;
 	struct srpt_tpg		*stpg;
-	struct rdma_cm_id	*cm_id;
+	const struct srpt_cm_ops *cm_ops;
+	union {
+		void			*cm_id;
+		struct rdma_cm_id	*rdma_cm_id;
+		struct ib_cm_id		*ib_cm_id;
+	};
+	u16			pkey;
 	struct ib_qp		*qp;
 	struct ib_cq		*cq;
 	struct se_session	*sess;
