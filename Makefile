@@ -16,7 +16,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 SRC := $(CURDIR)
 KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 
-.PHONY: all modules install uninstall clean help deps lint unit check check-host check-vm check-intree
+.PHONY: all modules install uninstall clean help deps lint unit check check-host check-vm check-intree demo
 
 all: modules
 
@@ -45,6 +45,7 @@ help:
 	@echo "make check-host   only the host-side tests (lint, unit tests)"
 	@echo "make check-vm     only the VM tests (SRPT_UNDER_TEST=intree for the in-tree driver)"
 	@echo "make check-intree the VM tests against the distro's in-tree ib_srpt"
+	@echo "make demo         boot the VM, export a RAM disk, log in with ib_srp, run fio"
 
 deps:
 	sh tools/install-deps.sh
@@ -52,6 +53,11 @@ deps:
 check: deps
 	$(MAKE) modules
 	tools/check.sh all
+
+# One command on a fresh Debian 12 machine: packages, module, VM, SRP login.
+demo: deps
+	$(MAKE) modules
+	SRPT_TEST_TIMEOUT=400 tools/vm/vmtest tools/demo/demo.t
 
 check-host: modules
 	tools/check.sh host
