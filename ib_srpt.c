@@ -415,11 +415,11 @@ static void srpt_free_rings(struct srpt_rdma_ch *ch)
 	for (i = 0; ch->recvs && i < ch->rq_size; i++) {
 		struct srpt_recv *r = &ch->recvs[i];
 
-		if (!r->buf)
+		if (!r->mem)
 			continue;
 		ib_dma_unmap_single(dev, r->dma, ch->max_it_iu_len,
 				    DMA_FROM_DEVICE);
-		kfree(r->buf);
+		kfree(r->mem);
 	}
 	kvfree(ch->recvs);
 	ch->recvs = NULL;
@@ -427,16 +427,21 @@ static void srpt_free_rings(struct srpt_rdma_ch *ch)
 
 /**
  * srpt_alloc_rings() - allocate the receive ring and the command contexts
- * @ch: channel with rq_size, max_it_iu_len and max_ti_iu_len set.
+ * @ch: channel with rq_size, max_it_iu_len, max_ti_iu_len and
+ *	imm_data_offset set.
  *
- * Every receive buffer holds one request IU of the granted size; every
- * command context owns a response buffer of the granted response size.
+ * Every receive buffer holds one request IU of the granted size, placed so
+ * that immediate data starts SRPT_IMM_ALIGN-aligned; every command context
+ * owns a response buffer of the granted response size.
  *
  * Return: 0 or -ENOMEM; on failure nothing stays allocated.
  */
 static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
 {
 	struct ib_device *dev = srpt_ch_dev(ch);
+	/* bytes in front of the IU that align its immediate data */
+	u32 pad = (SRPT_IMM_ALIGN - ch->imm_data_offset % SRPT_IMM_ALIGN) %
+		  SRPT_IMM_ALIGN;
 	u32 i;
 
 	ch->recvs = kvcalloc(ch->rq_size, sizeof(*ch->recvs), GFP_KERNEL);
@@ -451,14 +456,16 @@ static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
 		r->ch = ch;
 		r->cqe.done = srpt_recv_done;
 		INIT_LIST_HEAD(&r->wait_entry);
-		r->buf = kmalloc(ch->max_it_iu_len, GFP_KERNEL);
-		if (!r->buf)
+		r->mem = kmalloc(ch->max_it_iu_len + pad + SRPT_IMM_ALIGN - 1,
+				 GFP_KERNEL);
+		if (!r->mem)
 			goto fail;
+		r->buf = PTR_ALIGN(r->mem, SRPT_IMM_ALIGN) + pad;
 		r->dma = ib_dma_map_single(dev, r->buf, ch->max_it_iu_len,
 					   DMA_FROM_DEVICE);
 		if (ib_dma_mapping_error(dev, r->dma)) {
-			kfree(r->buf);
-			r->buf = NULL;
+			kfree(r->mem);
+			r->mem = NULL;
 			goto fail;
 		}
 
@@ -1212,6 +1219,7 @@ static void srpt_submit_cmd(struct srpt_cmd *cmd)
 	srpt_set_cmd_state(cmd, SRPT_CMD_EXEC);
 
 	if (ci->fmt == SRPT_DESC_IMM) {
+		/* In place: srpt_alloc_rings() aligned it for the backend. */
 		sg_init_one(&cmd->imm_sg, ci->imm, ci->data_len);
 		sgl = &cmd->imm_sg;
 		sg_cnt = 1;
@@ -1269,6 +1277,26 @@ static void srpt_fetch_table(struct srpt_cmd *cmd)
 }
 
 /**
+ * srpt_fmt_name() - how a command's data is described, for log lines
+ * @ci: parsed SRP_CMD.
+ *
+ * Return: a static string naming the descriptor format (tests count them).
+ */
+static const char *srpt_fmt_name(const struct srpt_cmd_info *ci)
+{
+	switch (ci->fmt) {
+	case SRPT_DESC_DIRECT:
+		return "direct";
+	case SRPT_DESC_INDIRECT:
+		return ci->desc || !ci->ndesc ? "indirect" : "indirect external";
+	case SRPT_DESC_IMM:
+		return "immediate";
+	default:
+		return "no data";
+	}
+}
+
+/**
  * srpt_handle_cmd() - an SRP_CMD arrived
  * @cmd: command holding the receive buffer.
  *
@@ -1303,9 +1331,10 @@ static void srpt_handle_cmd(struct srpt_cmd *cmd)
 	cmd->tag = ci->tag;
 	cmd->dir = ci->dir;
 	cmd->data_len = ci->data_len;
-	pr_debug("%s: tag 0x%llx: SRP_CMD opcode 0x%02x, %u bytes %s, format %d, %u descriptor(s)\n",
+	pr_debug("%s: tag 0x%llx: SRP_CMD opcode 0x%02x, %u bytes %s, %s, %u descriptor(s)\n",
 		 ch->name, cmd->tag, ci->cdb[0], ci->data_len,
-		 ci->dir == SRPT_DIR_OUT ? "out" : "in", ci->fmt, ci->ndesc);
+		 ci->dir == SRPT_DIR_OUT ? "out" : "in", srpt_fmt_name(ci),
+		 ci->ndesc);
 	if (ci->fmt == SRPT_DESC_INDIRECT && !ci->desc && ci->ndesc) {
 		srpt_fetch_table(cmd);
 		return;

@@ -42,6 +42,14 @@
 
 #define SRPT_DRV_VERSION "0.1"
 
+/*
+ * Immediate data goes to the backend in place, inside the receive buffer.
+ * Block devices expect sector-aligned buffers (null_blk, for one, miscounts
+ * sectors otherwise), so the buffers are placed to make it start on a
+ * 512-byte boundary.
+ */
+#define SRPT_IMM_ALIGN	512
+
 enum {
 	/* Module parameter srp_max_req_size: bounds and default (bytes). */
 	SRPT_MIN_MAX_REQ_SIZE = 996,
@@ -220,7 +228,9 @@ struct srpt_cm_ops {
  * struct srpt_recv - one receive buffer of a channel
  * @cqe: completion entry of the posted receive.
  * @ch: owning channel.
- * @buf: the buffer, @ch->max_it_iu_len bytes.
+ * @mem: the allocation @buf lies in (freed with kfree()).
+ * @buf: the buffer, @ch->max_it_iu_len bytes, placed in @mem so that
+ *	immediate data (at @ch->imm_data_offset) starts SRPT_IMM_ALIGN-aligned.
  * @dma: its DMA address.
  * @byte_len: bytes of the IU last received into @buf.
  * @credit: whether that IU consumed a request credit (SRP_CMD,
@@ -230,6 +240,7 @@ struct srpt_cm_ops {
 struct srpt_recv {
 	struct ib_cqe		cqe;
 	struct srpt_rdma_ch	*ch;
+	void			*mem;
 	void			*buf;
 	dma_addr_t		dma;
 	u32			byte_len;

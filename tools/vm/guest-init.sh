@@ -14,9 +14,32 @@ test=$(arg srpt.test)
 export SRPT_REPO SRPT_UNDER_TEST
 SRPT_REPO=$(arg srpt.repo)
 SRPT_UNDER_TEST=$(arg srpt.under)
+# Every kernel log record, from boot on: the ring buffer wraps when a test
+# traces commands (dyndbg), and the splat check must see all of it.  Tests
+# read it as $SRPT_KMSG.
+export SRPT_KMSG=/tmp/kmsg.log
+python3 -c '
+import os, sys
+src = os.open("/dev/kmsg", os.O_RDONLY)
+dst = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+while True:
+    try:
+        rec = os.read(src, 8192)
+    except BrokenPipeError:  # overwritten before we read it: say so, go on
+        rec = b"4,0,0,-;kmsg logger: records lost\n"
+    os.write(dst, rec)' $SRPT_KMSG &
+kmsg_pid=$!
 timeout "$(arg srpt.timeout)" sh "$test" >/results/tap 2>&1
 echo $? >/results/rc
-dmesg >/results/dmesg
+sleep 0.2
+kill $kmsg_pid 2>/dev/null
+# /dev/kmsg records ("6,123,4567,-;text") in dmesg's "[ seconds] text" form.
+sed -E 's/^[0-9]+,[0-9]+,([0-9]+),[^;]*;/\1 /' $SRPT_KMSG |
+	awk '/^[0-9]+ / { t = $1; sub(/^[0-9]+ /, ""); printf "[%5d.%06d] %s\n", t / 1000000, t % 1000000, $0; next } { print }' \
+	>/results/dmesg
 sync
 echo o >/proc/sysrq-trigger
-sleep 30
+# Power-off is asynchronous and takes the 9p root away: exec'ing anything
+# now (sleep) can fail, and PID 1 must not exit (that panics).  Spin in the
+# shell until the machine is off.
+while :; do :; done

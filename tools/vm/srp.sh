@@ -5,6 +5,16 @@
 SRPT_CM_PORT=${SRPT_CM_PORT:-5555}
 CFS=/sys/kernel/config/target
 
+# kmsg_text: the kernel log since boot, every record (guest-init keeps it in
+# $SRPT_KMSG; the ring buffer dmesg reads wraps under command tracing).
+kmsg_text() {
+	if [ -n "${SRPT_KMSG:-}" ] && [ -f "$SRPT_KMSG" ]; then
+		cat "$SRPT_KMSG"
+	else
+		dmesg
+	fi
+}
+
 # srpt_guid16: srpt_service_guid as 16 hex digits without 0x.
 srpt_guid16() {
 	printf '%016x' "$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)"
@@ -25,28 +35,92 @@ srp_export_setup() {
 	echo "$SRPT_CM_PORT" >$CFS/srpt/discovery_auth/rdma_cm_port
 }
 
-# srp_export_teardown: undo srp_export_setup (and any ACLs), fabric dir too.
+# srp_export_teardown: undo srp_export_setup and everything added since
+# (ACLs, LUNs, backstores), the fabric directory too.
 srp_export_teardown() {
-	for a in "$SRPT_TPG"/acls/*; do
-		[ -d "$a" ] || continue
-		for l in "$a"/lun_*; do
-			[ -d "$l" ] || continue
-			rm -f "$l"/* 2>/dev/null; rmdir "$l"
-		done
-		rmdir "$a"
+	for _a in "$SRPT_TPG"/acls/*; do
+		[ -d "$_a" ] && srp_acl_remove "${_a##*/}"
 	done
 	echo 0 >$SRPT_TPG/enable
-	rm -f $SRPT_TPG/lun/lun_0/rd0
-	rmdir $SRPT_TPG/lun/lun_0 $SRPT_TPG $CFS/srpt/0x$RXE_GID_HEX
+	for _l in "$SRPT_TPG"/lun/lun_*; do
+		[ -d "$_l" ] || continue
+		srp_unlink_in "$_l" && rmdir "$_l"
+	done
+	rmdir $SRPT_TPG $CFS/srpt/0x$RXE_GID_HEX
 	echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port
 	rmdir $CFS/srpt
-	rmdir $CFS/core/rd_mcp_0/rd0 $CFS/core/rd_mcp_0
+	for _h in $CFS/core/*_[0-9]*; do
+		[ -d "$_h" ] || continue
+		for _s in "$_h"/*; do
+			[ -f "$_s/control" ] && rmdir "$_s"
+		done
+		rmdir "$_h"
+	done
+	rm -f /tmp/*.img
 }
 
-# srp_acl NAME: a node ACL with LUN 0 mapped.
+# srp_acl NAME: a node ACL with every LUN of the TPG mapped at its number.
 srp_acl() {
-	mkdir -p "$SRPT_TPG/acls/$1/lun_0" || return 1
-	ln -s "$SRPT_TPG/lun/lun_0" "$SRPT_TPG/acls/$1/lun_0/lun_0"
+	mkdir -p "$SRPT_TPG/acls/$1" || return 1
+	for _al in "$SRPT_TPG"/lun/lun_*; do
+		[ -d "$_al" ] || continue
+		mkdir -p "$SRPT_TPG/acls/$1/${_al##*/}" &&
+			ln -s "$_al" "$SRPT_TPG/acls/$1/${_al##*/}/${_al##*/}" || return 1
+	done
+}
+
+# srp_unlink_in DIR: remove the symbolic links in a configfs directory (LUN
+# and mapped LUN links; the attributes beside them stay).
+srp_unlink_in() {
+	for _ul in "$1"/*; do
+		[ -L "$_ul" ] || continue
+		rm "$_ul" || return 1
+	done
+}
+
+# srp_acl_remove NAME: unmap its LUNs and remove the node ACL.
+srp_acl_remove() {
+	for _al in "$SRPT_TPG/acls/$1"/lun_*; do
+		[ -d "$_al" ] || continue
+		srp_unlink_in "$_al" && rmdir "$_al" || return 1
+	done
+	rmdir "$SRPT_TPG/acls/$1"
+}
+
+# srp_ini_id: the initiator port id ib_srp uses on rxe0 (8 zero bytes of
+# initiator_ext, then the port GUID), as an ACL name.
+srp_ini_id() {
+	echo "0x0000000000000000$(echo "$RXE_GID_HEX" | cut -c17-32)"
+}
+
+# srp_fileio NAME MIB: a fileio backstore on /tmp/NAME.img; prints its path.
+srp_fileio() {
+	mkdir -p "$CFS/core/fileio_0/$1" &&
+		echo "fd_dev_name=/tmp/$1.img,fd_dev_size=$(($2 * 1048576))" \
+			>"$CFS/core/fileio_0/$1/control" &&
+		echo 1 >"$CFS/core/fileio_0/$1/enable" &&
+		echo "$CFS/core/fileio_0/$1"
+}
+
+# srp_nullb NAME: an iblock backstore on a memory-backed null_blk disk
+# (/dev/nullb0, 1 GiB, pages allocated as written); prints its path.
+srp_nullb() {
+	modprobe null_blk nr_devices=1 gb=1 memory_backed=1 || return 1
+	_nb_i=0
+	while [ ! -b /dev/nullb0 ]; do
+		_nb_i=$((_nb_i + 1))
+		[ $_nb_i -le 50 ] || return 1
+		sleep 0.1
+	done
+	mkdir -p "$CFS/core/iblock_0/$1" &&
+		echo "udev_path=/dev/nullb0" >"$CFS/core/iblock_0/$1/control" &&
+		echo 1 >"$CFS/core/iblock_0/$1/enable" &&
+		echo "$CFS/core/iblock_0/$1"
+}
+
+# srp_lun_add N BACKSTORE: LUN N of the TPG on the backstore's configfs dir.
+srp_lun_add() {
+	mkdir -p "$SRPT_TPG/lun/lun_$1" && ln -s "$2" "$SRPT_TPG/lun/lun_$1/${2##*/}"
 }
 
 # srp_initiator_load [ARGS]: ib_srp with ARGS, and sd_mod.
@@ -98,11 +172,90 @@ srp_logout_all() {
 srpt_channels_gone() {
 	_cg_i=0
 	while :; do
-		_in=$(dmesg | grep -c "ib_srpt: .*: logged in from")
-		_out=$(dmesg | grep -c "ib_srpt: .*: released$")
+		_in=$(kmsg_text | grep -c "ib_srpt: .*: logged in from")
+		_out=$(kmsg_text | grep -c "ib_srpt: .*: released$")
 		[ "$_in" = "$_out" ] && return 0
 		_cg_i=$((_cg_i + 1))
 		[ $_cg_i -le $((${1:-30} * 10)) ] || return 1
 		sleep 0.1
 	done
+}
+
+# srp_lun_disk LUN [TIMEOUT]: print /dev/sdX of LUN of the ib_srp target,
+# waiting up to TIMEOUT seconds (default 30).
+srp_lun_disk() {
+	_ld_i=0
+	while [ $_ld_i -lt $((${2:-30} * 10)) ]; do
+		for h in /sys/class/scsi_host/host*; do
+			[ "$(cat $h/proc_name 2>/dev/null)" = ib_srp ] || continue
+			for b in $h/device/target*/*:"$1"/block/*; do
+				[ -e "$b" ] && [ -b /dev/${b##*/} ] &&
+					{ echo /dev/${b##*/}; return 0; }
+			done
+		done
+		_ld_i=$((_ld_i + 1))
+		sleep 0.1
+	done
+	return 1
+}
+
+# srpt_channels: how many connected RDMA/CM ids the target driver owns now
+# (RDMA resource tracking names the module that created each kernel CM id;
+# works for ours and the in-tree driver alike, and catches a leaked one).
+srpt_channels() {
+	rdma resource show cm_id 2>/dev/null | grep "comm \[ib_srpt\]" |
+		grep -vc "state LISTEN"
+}
+
+# srpt_channels_are N [TIMEOUT]: wait until the target has N channels.
+srpt_channels_are() {
+	_qa_i=0
+	while [ "$(srpt_channels)" != "$1" ]; do
+		_qa_i=$((_qa_i + 1))
+		[ $_qa_i -le $((${2:-30} * 10)) ] || return 1
+		sleep 0.1
+	done
+}
+
+# fio_direct DISK BS SIZE [FIO-ARGS]: random writes with O_DIRECT, then
+# read back and check every block (crc32c); quiet unless it fails.
+fio_direct() {
+	_fd_d=$1 _fd_bs=$2 _fd_sz=$3
+	shift 3
+	fio --name=v --filename="$_fd_d" --rw=randwrite --bs="$_fd_bs" \
+		--size="$_fd_sz" --direct=1 --ioengine=libaio --iodepth=8 \
+		--verify=crc32c --do_verify=1 --output=/tmp/fio.out "$@" ||
+		{ cat /tmp/fio.out; return 1; }
+}
+
+# fio_buffered DISK BS SIZE: sequential buffered writes and fsync, the page
+# cache dropped, then a buffered read pass that checks every block (so the
+# data really came back from the target, not from the cache).
+fio_buffered() {
+	fio --name=b --filename="$1" --rw=write --bs="$2" --size="$3" \
+		--direct=0 --ioengine=psync --end_fsync=1 --verify=crc32c \
+		--do_verify=0 --output=/tmp/fio.out || { cat /tmp/fio.out; return 1; }
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	fio --name=b --filename="$1" --rw=write --bs="$2" --size="$3" \
+		--direct=0 --ioengine=psync --verify=crc32c --verify_only \
+		--output=/tmp/fio.out || { cat /tmp/fio.out; return 1; }
+}
+
+# srpt_fmt_trace on|off: log (dyndbg) every SRP_CMD with its data
+# descriptor format; ours only.
+srpt_fmt_trace() {
+	[ -d /sys/kernel/debug/dynamic_debug ] ||
+		mount -t debugfs debugfs /sys/kernel/debug || return 1
+	case $1 in
+	on) f=+p ;;
+	*) f=-p ;;
+	esac
+	echo "module ib_srpt func srpt_handle_cmd $f" >/sys/kernel/debug/dynamic_debug/control
+}
+
+# srpt_fmt_seen FORMAT: how many SRP_CMDs were logged with FORMAT (direct,
+# indirect, indirect external, immediate) since boot.
+srpt_fmt_seen() {
+	kmsg_text | grep -c "ib_srpt: .*: SRP_CMD opcode .*, $1, [0-9]* descriptor"
 }

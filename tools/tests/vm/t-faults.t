@@ -1,0 +1,147 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Faults with the kernel's ib_srp over soft-RoCE: SCSI resets during fio
+# (device: SRP LUN RESET; target, bus and host escalate to ib_srp's
+# reconnect), logout/login x50 with I/O between, node ACL removal and
+# targetcli clearconfig with a live session (then rmmod), and the RDMA
+# device deleted under fio, re-added, logged in again, data intact.
+. "$SRPT_REPO/tools/vm/lib.sh"
+. "$SRPT_REPO/tools/vm/srp.sh"
+
+rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
+srpt_load || { not_ok "target module loaded"; exit 1; }
+srp_initiator_load
+ini=$(srp_ini_id)
+if srp_export_setup && srp_acl "$ini"; then ok "ramdisk exported, ACL $ini"; else
+	not_ok "ramdisk exported, ACL $ini"; exit 1; fi
+
+# login: log in and find the disk; sets $disk.
+login() {
+	disk=
+	srp_login "${1:-}" && disk=$(srp_disk 30)
+}
+logout_wait() { srp_logout_all && srpt_channels_are 0 30; }
+# bg_fio DISK OFFSET: verified random writes in the background ($bg).
+bg_fio() {
+	fio --name=bg --filename="$1" --offset="$2" --size=16m --rw=randwrite \
+		--bs=4k --direct=1 --ioengine=libaio --iodepth=16 --verify=crc32c \
+		--do_verify=1 --output=/tmp/bg.out &
+	bg=$!
+}
+# bg_io DISK: writes until they fail (the session is about to be cut): $bg.
+bg_io() {
+	fio --name=io --filename="$1" --size=16m --rw=randwrite --bs=4k \
+		--direct=1 --ioengine=libaio --iodepth=16 --time_based \
+		--runtime=300 --output=/tmp/bg.out &
+	bg=$!
+}
+# bg_io_fails WHAT: the background writes end, with an I/O error, within
+# 60 s (ib_srp's fast_io_fail_tmo is 15 s): nothing hangs.
+bg_io_fails() {
+	_bf_i=0
+	while kill -0 "$bg" 2>/dev/null && [ $_bf_i -lt 600 ]; do
+		sleep 0.1
+		_bf_i=$((_bf_i + 1))
+	done
+	if kill -0 "$bg" 2>/dev/null; then
+		kill -9 "$bg"
+		wait "$bg"
+		not_ok "writes fail within 60 s after $1 (still running)"
+		return
+	fi
+	wait "$bg"
+	_bf_rc=$?
+	if [ $_bf_rc != 0 ]; then ok "writes fail within 60 s after $1 (fio status $_bf_rc)"; else
+		not_ok "writes fail within 60 s after $1 (fio status 0)"; fi
+}
+bg_wait_ok() {
+	if wait "$bg"; then ok "$1"; else not_ok "$1"; grep -E "err=|verify|error" /tmp/bg.out | head -n 10 | sed 's/^/# /'; fi
+}
+# pattern OFFSET_MIB: write 1 MiB of fresh random data at OFFSET_MIB
+# (direct), kept in /tmp/pat.OFFSET_MIB for same_data.
+pattern() {
+	dd if=/dev/urandom of=/tmp/pat.$1 bs=1M count=1 2>/dev/null &&
+		dd if=/tmp/pat.$1 of="$disk" bs=1M seek="$1" oflag=direct conv=notrunc 2>/dev/null
+}
+same_data() {
+	dd if="$disk" of=/tmp/back bs=1M skip="$1" count=1 iflag=direct 2>/dev/null &&
+		cmp -s /tmp/pat.$1 /tmp/back
+}
+
+if login; then ok "login ($disk)"; else not_ok "login"; exit 1; fi
+nch=$(srpt_channels)
+diag "ib_srp logged in with $nch channel(s)"
+
+# 1. SCSI resets while fio writes; every one must succeed and fio verify.
+for r in device target bus host; do
+	bg_fio "$disk" 16m
+	sleep 2
+	run_ok "sg_reset --$r during fio" sg_reset --"$r" "$disk"
+	bg_wait_ok "fio verify passes across the $r reset"
+done
+run_ok "$nch channel(s) after the resets" srpt_channels_are "$nch" 30
+run_ok "logout" logout_wait
+
+# 2. Logout/login x50, a write and read-back in between.
+bad=
+i=1
+while [ $i -le 50 ]; do
+	if ! login; then bad="$bad login#$i"; break; fi
+	if ! pattern $((i % 32)) || ! same_data $((i % 32)); then bad="$bad data#$i"; fi
+	if ! logout_wait; then bad="$bad logout#$i"; break; fi
+	i=$((i + 1))
+done
+is "$bad" "" "50 logins and logouts, 1 MiB written and read back in each"
+
+# 3. Node ACL removed under I/O: the session ends, a new login is refused
+#    until the ACL is back, and the data is still there.
+login && pattern 40
+bg_io "$disk"
+sleep 2
+run_ok "node ACL removed with the session live" srp_acl_remove "$ini"
+run_ok "the target closed the channel" srpt_channels_are 0 30
+bg_io_fails "the ACL removal"
+run_ok "initiator port removed" srp_logout_all
+run_fails "login refused without the ACL" srp_login
+run_ok "ACL back" srp_acl "$ini"
+if login; then ok "login with the ACL back ($disk)"; else not_ok "login with the ACL back"; fi
+if [ -n "$disk" ] && same_data 40; then ok "data written before the removal is intact"; else
+	not_ok "data written before the removal is intact"; fi
+
+# 4. The RDMA device deleted under fio and added back.
+bg_io "$disk"
+sleep 2
+run_ok "rdma link delete $RXE_DEV under fio" rdma link delete "$RXE_DEV"
+run_ok "no channel left" srpt_channels_are 0 30
+bg_io_fails "the device went away"
+run_ok "ib_srp dropped the initiator port" sh -c \
+	'i=0; while ls /sys/class/srp_remote_ports/ | grep -q .; do i=$((i+1)); [ $i -le 300 ] || exit 1; sleep 0.1; done'
+if [ -d "$SRPT_TPG" ]; then ok "target port still configured"; else not_ok "target port still configured"; fi
+run_ok "rdma link add $RXE_DEV again" rxe_setup
+i=0
+while [ ! -e /sys/class/infiniband_srp/srp-rxe0-1/add_target ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if login; then ok "login after the device came back ($disk)"; else not_ok "login after the device came back"; dmesg | tail -n 8 | sed 's/^/# /'; fi
+if [ -n "$disk" ] && same_data 40; then ok "data intact after the device came back"; else
+	not_ok "data intact after the device came back"; fi
+
+# 5. targetcli clearconfig with the session live, then rmmod.
+bg_io "$disk"
+sleep 2
+tcli clearconfig confirm=True >/tmp/tcli.out 2>&1
+tcli_rc=$?
+if [ $tcli_rc = 0 ] && grep -q "All configuration cleared" /tmp/tcli.out; then
+	ok "targetcli clearconfig with a live session"
+else
+	not_ok "targetcli clearconfig with a live session (status $tcli_rc)"
+	sed 's/^/# /' /tmp/tcli.out
+fi
+run_ok "no channel left" srpt_channels_are 0 30
+bg_io_fails "clearconfig"
+run_ok "initiator port removed" srp_logout_all
+echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port 2>/dev/null
+[ -d $CFS/srpt ] && rmdir $CFS/srpt
+run_ok "rmmod ib_srpt" rmmod ib_srpt
+if [ -e /sys/module/ib_srpt ]; then not_ok "module gone"; else ok "module gone"; fi
