@@ -123,9 +123,14 @@ while [ ! -e /sys/class/infiniband_srp/srp-rxe0-1/add_target ] && [ $i -lt 100 ]
 	sleep 0.1
 	i=$((i + 1))
 done
-if login; then ok "login after the device came back ($disk)"; else not_ok "login after the device came back"; dmesg | tail -n 8 | sed 's/^/# /'; fi
+# The in-tree driver keeps the configured target port bound to the device
+# that went away ("target port rxe0_1 has not yet been enabled"); ours binds
+# it to the port that carries its GID again.
+todo=
+[ "${SRPT_UNDER_TEST:-ours}" = intree ] && todo=" # TODO the in-tree driver does not rebind a target port to a re-added device"
+if login; then ok "login after the device came back ($disk)"; else not_ok "login after the device came back$todo"; dmesg | tail -n 8 | sed 's/^/# /'; fi
 if [ -n "$disk" ] && same_data 40; then ok "data intact after the device came back"; else
-	not_ok "data intact after the device came back"; fi
+	not_ok "data intact after the device came back$todo"; fi
 
 # 5. targetcli clearconfig with the session live, then rmmod.
 bg_io "$disk"
