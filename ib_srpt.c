@@ -432,7 +432,8 @@ static void srpt_free_rings(struct srpt_rdma_ch *ch)
  *
  * Every receive buffer holds one request IU of the granted size, placed so
  * that immediate data starts SRPT_IMM_ALIGN-aligned; every command context
- * owns a response buffer of the granted response size.
+ * owns a response buffer of the granted response size.  A channel that
+ * receives through its device's SRQ (ch->srq) has no receive ring.
  *
  * Return: 0 or -ENOMEM; on failure nothing stays allocated.
  */
@@ -444,14 +445,18 @@ static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
 		  SRPT_IMM_ALIGN;
 	u32 i;
 
-	ch->recvs = kvcalloc(ch->rq_size, sizeof(*ch->recvs), GFP_KERNEL);
+	if (!ch->srq) {
+		ch->recvs = kvcalloc(ch->rq_size, sizeof(*ch->recvs),
+				     GFP_KERNEL);
+		if (!ch->recvs)
+			goto fail;
+	}
 	ch->cmds = kvcalloc(ch->rq_size, sizeof(*ch->cmds), GFP_KERNEL);
-	if (!ch->recvs || !ch->cmds)
+	if (!ch->cmds)
 		goto fail;
 
-	for (i = 0; i < ch->rq_size; i++) {
+	for (i = 0; ch->recvs && i < ch->rq_size; i++) {
 		struct srpt_recv *r = &ch->recvs[i];
-		struct srpt_cmd *cmd = &ch->cmds[i];
 
 		r->ch = ch;
 		r->cqe.done = srpt_recv_done;
@@ -468,6 +473,9 @@ static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
 			r->mem = NULL;
 			goto fail;
 		}
+	}
+	for (i = 0; i < ch->rq_size; i++) {
+		struct srpt_cmd *cmd = &ch->cmds[i];
 
 		cmd->ch = ch;
 		cmd->rdma_cqe.done = srpt_rdma_done;
@@ -520,7 +528,8 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
  * @ch: channel with its RDMA/CM id and ring sizes set.
  *
  * One CQ serves both work queues.  Channels take the device's completion
- * vectors in turn.  The send queue starts at SRPT_DEF_SQ_SIZE and is halved
+ * vectors in turn.  The send queue starts at ch->sq_size (the TPG's
+ * srp_sq_size) and is halved
  * down to SRPT_MIN_SQ_SIZE while the device refuses it.  Both queues get one
  * entry more than the driver ever uses, for ib_drain_qp().
  *
@@ -531,7 +540,7 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
 	struct srpt_device *sdev = ch->sport->sdev;
 	struct ib_device *dev = sdev->device;
 	struct ib_qp_init_attr attr;
-	u32 sq_size = SRPT_DEF_SQ_SIZE;
+	u32 sq_size = ch->sq_size;
 	int vector, ret;
 
 	vector = (u32)atomic_inc_return(&sdev->next_comp_vector) %
@@ -551,7 +560,10 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
 			attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 			attr.qp_type = IB_QPT_RC;
 			attr.cap.max_send_wr = sq_size + 1;
-			attr.cap.max_recv_wr = ch->rq_size + 1;
+			if (ch->srq)
+				attr.srq = ch->srq->srq;
+			else
+				attr.cap.max_recv_wr = ch->rq_size + 1;
 			attr.cap.max_send_sge = min(dev->attrs.max_send_sge, 16);
 			attr.cap.max_recv_sge = 1;
 			attr.cap.max_rdma_ctxs = sq_size;
@@ -614,19 +626,159 @@ static int srpt_post_recv(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 }
 
 /**
+ * srpt_srq_post() - post one buffer to a device's SRQ
+ * @srq: the SRQ.
+ * @r: one of its buffers.
+ *
+ * Return: 0 or the error of ib_post_srq_recv().
+ */
+static int srpt_srq_post(struct srpt_srq *srq, struct srpt_recv *r)
+{
+	struct ib_sge sge = {
+		.addr = r->dma,
+		.length = srq->buf_len,
+		.lkey = srq->lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe = &r->cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	return ib_post_srq_recv(srq->srq, &wr, NULL);
+}
+
+/**
+ * srpt_srq_free() - destroy a device's SRQ and free its buffers
+ * @sdev: device; no channel uses the SRQ any more.
+ */
+static void srpt_srq_free(struct srpt_device *sdev)
+{
+	struct srpt_srq *srq = sdev->srq;
+	u32 i;
+
+	if (!srq)
+		return;
+	sdev->srq = NULL;
+	if (srq->srq)
+		ib_destroy_srq(srq->srq);
+	for (i = 0; srq->recvs && i < srq->size; i++) {
+		struct srpt_recv *r = &srq->recvs[i];
+
+		if (!r->mem)
+			continue;
+		ib_dma_unmap_single(sdev->device, r->dma, srq->buf_len,
+				    DMA_FROM_DEVICE);
+		kfree(r->mem);
+	}
+	kvfree(srq->recvs);
+	kfree(srq);
+}
+
+/**
+ * srpt_srq_get() - the device's SRQ, created on first use
+ * @sdev: device; the caller holds srpt_dev_mutex.
+ *
+ * srpt_srq_size buffers of srp_max_req_size bytes, placed so that
+ * immediate data at SRPT_SRQ_IMM_OFFSET starts SRPT_IMM_ALIGN-aligned.
+ * A device that cannot give an SRQ that large gets one as large as it can.
+ *
+ * Return: the SRQ or an ERR_PTR().
+ */
+static struct srpt_srq *srpt_srq_get(struct srpt_device *sdev)
+{
+	struct ib_device *dev = sdev->device;
+	u32 pad = SRPT_IMM_ALIGN - SRPT_SRQ_IMM_OFFSET % SRPT_IMM_ALIGN;
+	struct ib_srq_init_attr attr = { };
+	struct srpt_srq *srq;
+	u32 i;
+	int ret;
+
+	lockdep_assert_held(&srpt_dev_mutex);
+	if (sdev->srq)
+		return sdev->srq;
+	srq = kzalloc(sizeof(*srq), GFP_KERNEL);
+	if (!srq)
+		return ERR_PTR(-ENOMEM);
+	sdev->srq = srq;
+	srq->size = min_t(u32, srpt_srq_size, dev->attrs.max_srq_wr);
+	srq->buf_len = srp_max_req_size;
+	srq->lkey = sdev->pd->local_dma_lkey;
+	srq->recvs = kvcalloc(srq->size, sizeof(*srq->recvs), GFP_KERNEL);
+	if (!srq->recvs) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	attr.attr.max_wr = srq->size;
+	attr.attr.max_sge = 1;
+	attr.srq_type = IB_SRQT_BASIC;
+	srq->srq = ib_create_srq(sdev->pd, &attr);
+	if (IS_ERR(srq->srq)) {
+		ret = PTR_ERR(srq->srq);
+		srq->srq = NULL;
+		pr_err("%s: creating an SRQ of %u entries failed (%d)\n",
+		       dev_name(&dev->dev), srq->size, ret);
+		goto fail;
+	}
+	for (i = 0; i < srq->size; i++) {
+		struct srpt_recv *r = &srq->recvs[i];
+
+		r->srq = srq;
+		r->cqe.done = srpt_recv_done;
+		INIT_LIST_HEAD(&r->wait_entry);
+		r->mem = kmalloc(srq->buf_len + pad + SRPT_IMM_ALIGN - 1,
+				 GFP_KERNEL);
+		if (!r->mem) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+		r->buf = PTR_ALIGN(r->mem, SRPT_IMM_ALIGN) + pad;
+		r->dma = ib_dma_map_single(dev, r->buf, srq->buf_len,
+					   DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(dev, r->dma)) {
+			kfree(r->mem);
+			r->mem = NULL;
+			ret = -ENOMEM;
+			goto fail;
+		}
+		ret = srpt_srq_post(srq, r);
+		if (ret)
+			goto fail;
+	}
+	pr_info("%s: shared receive queue of %u buffers of %u bytes\n",
+		dev_name(&dev->dev), srq->size, srq->buf_len);
+	return srq;
+
+fail:
+	srpt_srq_free(sdev);
+	return ERR_PTR(ret);
+}
+
+/**
  * srpt_recv_repost() - give a receive buffer back to the initiator
  * @ch: channel.
  * @r: the buffer; the IU in it is not looked at any more.
  *
  * When the IU was a request, the credit it consumed is owed to the
  * initiator from now on and goes out with the next response.  Nothing is
- * posted once the channel drains.
+ * posted to the channel's own ring once it drains; a buffer of the
+ * device's SRQ is always posted back to the SRQ.
  */
 static void srpt_recv_repost(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 {
 	unsigned long flags;
 	int ret = -ESHUTDOWN;
 
+	if (r->srq) {
+		/* The SRQ outlives the channel: its buffers always go back. */
+		ret = srpt_srq_post(r->srq, r);
+		if (ret)
+			pr_warn("%s: SRQ receive buffer not reposted (%d)\n",
+				ch->name, ret);
+		else if (r->credit && ch->state < SRPT_CH_DRAINING)
+			atomic_inc(&ch->credits);
+		return;
+	}
 	spin_lock_irqsave(&ch->lock, flags);
 	if (ch->state < SRPT_CH_DRAINING)
 		ret = srpt_post_recv(ch, r);
@@ -647,10 +799,12 @@ static void srpt_recv_repost(struct srpt_rdma_ch *ch, struct srpt_recv *r)
  * @cm_id: CM id of the connection request.
  * @pkey: P_Key of the login's path (IB CM only).
  * @g: what the login was granted.
+ * @a: attributes of the admitting TPG.
+ * @srq: the device's SRQ if @a says to use it, else NULL.
  * @peer_name: initiator, for log lines until the channel has its name.
  *
- * The receive ring is posted before the login response is sent, so the
- * initiator never finds it empty.
+ * The receive ring (or the SRQ) is posted before the login response is
+ * sent, so the initiator never finds it empty.
  *
  * Return: the channel (state SRPT_CH_CONNECTING) or an ERR_PTR().
  */
@@ -658,6 +812,8 @@ static struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_port *sport,
 					  const struct srpt_cm_ops *cm_ops,
 					  void *cm_id, u16 pkey,
 					  const struct srpt_login_grant *g,
+					  const struct srpt_tpg_attrs *a,
+					  struct srpt_srq *srq,
 					  const char *peer_name)
 {
 	struct ib_device *dev = sport->sdev->device;
@@ -683,6 +839,8 @@ static struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_port *sport,
 	ch->max_it_iu_len = g->max_it_iu_len;
 	ch->max_ti_iu_len = g->max_ti_iu_len;
 	ch->imm_data_offset = g->imm_data_offset;
+	ch->srq = srq;
+	ch->sq_size = max_t(u32, a->sq_size, SRPT_MIN_SQ_SIZE);
 	ch->rq_size = min_t(u32, SRPT_RQ_SIZE, dev->attrs.max_qp_wr - 1);
 	snprintf(ch->name, sizeof(ch->name), "login-%s", peer_name);
 
@@ -692,7 +850,7 @@ static struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_port *sport,
 	ret = srpt_ch_create_qp(ch);
 	if (ret)
 		goto free_rings;
-	for (i = 0; i < ch->rq_size; i++) {
+	for (i = 0; ch->recvs && i < ch->rq_size; i++) {
 		ret = srpt_post_recv(ch, &ch->recvs[i]);
 		if (ret) {
 			pr_err("%s: posting receive buffers failed (%d)\n",
@@ -795,6 +953,11 @@ static void srpt_free_rw(struct srpt_cmd *cmd)
 		kfree(cmd->table);
 		cmd->table = NULL;
 		cmd->table_mapped = false;
+	}
+	if (cmd->imm_copy) {
+		target_free_sgl(cmd->imm_copy, cmd->imm_copy_nents);
+		cmd->imm_copy = NULL;
+		cmd->imm_copy_nents = 0;
 	}
 }
 
@@ -1218,11 +1381,23 @@ static void srpt_submit_cmd(struct srpt_cmd *cmd)
 	cmd->lio = true;
 	srpt_set_cmd_state(cmd, SRPT_CMD_EXEC);
 
-	if (ci->fmt == SRPT_DESC_IMM) {
-		/* In place: srpt_alloc_rings() aligned it for the backend. */
+	if (ci->fmt == SRPT_DESC_IMM &&
+	    IS_ALIGNED((unsigned long)ci->imm, SRPT_IMM_ALIGN)) {
+		/* In place: the receive buffers are placed for this. */
 		sg_init_one(&cmd->imm_sg, ci->imm, ci->data_len);
 		sgl = &cmd->imm_sg;
 		sg_cnt = 1;
+	} else if (ci->fmt == SRPT_DESC_IMM) {
+		/* An SRQ buffer and an offset it was not placed for. */
+		if (target_alloc_sgl(&cmd->imm_copy, &cmd->imm_copy_nents,
+				     ci->data_len, false, false)) {
+			target_send_busy(se_cmd);
+			return;
+		}
+		sg_copy_from_buffer(cmd->imm_copy, cmd->imm_copy_nents,
+				    ci->imm, ci->data_len);
+		sgl = cmd->imm_copy;
+		sg_cnt = cmd->imm_copy_nents;
 	} else if (ci->data_len) {
 		ret = srpt_alloc_rw(cmd, &sgl, &sg_cnt);
 		if (ret == -E2BIG) {
@@ -1424,6 +1599,8 @@ static void srpt_handle_request(struct srpt_cmd *cmd, struct srpt_recv *r)
 	cmd->rw = NULL;
 	cmd->table = NULL;
 	cmd->table_mapped = false;
+	cmd->imm_copy = NULL;
+	cmd->imm_copy_nents = 0;
 	cmd->rsp_with_data = false;
 	memset(&cmd->ci, 0, sizeof(cmd->ci));
 
@@ -1550,6 +1727,10 @@ static void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			pr_info("%s: receive failed: %s\n", ch->name,
 				ib_wc_status_msg(wc->status));
+		if (r->srq) {
+			r->credit = false;
+			srpt_recv_repost(ch, r);
+		}
 		srpt_ch_close(ch);
 		return;
 	}
@@ -1789,8 +1970,10 @@ static void srpt_ch_release_work(struct work_struct *work)
 	struct srpt_rdma_ch *ch = container_of(work, struct srpt_rdma_ch,
 					       release_work);
 	struct srpt_cmd *cmd, *tmp;
+	struct srpt_recv *r, *rtmp;
 	unsigned long flags;
 	LIST_HEAD(waiting);
+	LIST_HEAD(unserved);
 
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->state = SRPT_CH_DRAINING;
@@ -1805,9 +1988,16 @@ static void srpt_ch_release_work(struct work_struct *work)
 	ib_drain_qp(ch->qp);
 	cancel_work_sync(&ch->wait_work);
 	spin_lock_irqsave(&ch->lock, flags);
-	while (!list_empty(&ch->recv_wait))
-		list_del_init(ch->recv_wait.next);
+	list_splice_init(&ch->recv_wait, &unserved);
 	spin_unlock_irqrestore(&ch->lock, flags);
+	/* Requests never served: SRQ buffers go back to the SRQ. */
+	list_for_each_entry_safe(r, rtmp, &unserved, wait_entry) {
+		list_del_init(&r->wait_entry);
+		if (r->srq) {
+			r->credit = false;
+			srpt_recv_repost(ch, r);
+		}
+	}
 
 	target_stop_session(ch->sess);
 	target_wait_for_sess_cmds(ch->sess);
@@ -1935,6 +2125,7 @@ static void srpt_remove_one(struct ib_device *device, void *client_data)
 			dev_name(&device->dev), n);
 	srpt_wait_channels_gone(srpt_ch_on_device, sdev,
 				dev_name(&device->dev));
+	srpt_srq_free(sdev);
 
 	ib_unregister_event_handler(&sdev->event_handler);
 	for (i = 0; i < sdev->port_cnt; i++)
@@ -2151,6 +2342,8 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 {
 	const struct srpt_login_req *req = &lc->req;
 	struct srpt_login_params params;
+	struct srpt_tpg_attrs attrs;
+	struct srpt_srq *srq = NULL;
 	struct srpt_login_grant g;
 	struct se_session *sess;
 	struct srpt_rdma_ch *ch;
@@ -2164,6 +2357,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	srpt_put_be64(tpid, srpt_service_guid);
 	srpt_put_be64(tpid + 8, srpt_service_guid);
 	params.max_req_size = srp_max_req_size;
+	/* Replaced by the TPG's srp_max_rsp_size once the TPG is known. */
 	params.max_rsp_size = SRPT_DEF_MAX_RSP_SIZE;
 	params.target_port_id = tpid;
 
@@ -2195,9 +2389,22 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 		*reason = SRPT_REJ_UNABLE_ESTABLISH;
 		goto unlock;
 	}
+	mutex_lock(&stpg->tport->tpg_mutex);
+	attrs = stpg->attrs;
+	mutex_unlock(&stpg->tport->tpg_mutex);
+	/* The response IU size is the TPG's to choose. */
+	g.max_ti_iu_len = attrs.max_rsp_size;
+	if (attrs.use_srq) {
+		srq = srpt_srq_get(sport->sdev);
+		if (IS_ERR(srq)) {
+			*reason = SRPT_REJ_NO_RESOURCES;
+			goto unlock;
+		}
+	}
 	srpt_apply_multichannel(stpg->tport, lc);
 
-	ch = srpt_ch_alloc(sport, cm_ops, cm_id, lc->pkey, &g, lc->peer_name);
+	ch = srpt_ch_alloc(sport, cm_ops, cm_id, lc->pkey, &g, &attrs, srq,
+			   lc->peer_name);
 	if (IS_ERR(ch)) {
 		*reason = SRPT_REJ_NO_RESOURCES;
 		goto unlock;
@@ -2228,9 +2435,10 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	srpt_build_login_rsp(rsp, SRPT_LOGIN_RSP_LEN, req->tag,
 			     ch->rq_size - SRPT_RSVD_RECVS, &g,
 			     g.rsp_flags | lc->rsp_flags);
-	pr_info("%s: logged in from %s to target port %s (IU %u/%u bytes, %u credits, send queue %u%s%s)\n",
+	pr_info("%s: logged in from %s to target port %s (IU %u/%u bytes, %u credits, send queue %u%s%s%s)\n",
 		ch->name, lc->peer_name, stpg->tport->name, g.max_it_iu_len,
 		g.max_ti_iu_len, ch->rq_size - SRPT_RSVD_RECVS, ch->sq_size,
+		ch->srq ? ", shared receive queue" : "",
 		g.imm_data_offset ? ", immediate data" : "",
 		lc->rsp_flags == SRPT_LOGIN_RSP_TERMINATED ?
 		", other channels of the nexus terminated" : "");
@@ -2886,6 +3094,10 @@ static struct se_portal_group *srpt_make_tpg(struct se_wwn *wwn,
 	if (!stpg)
 		return ERR_PTR(-ENOMEM);
 	stpg->tport = tport;
+	stpg->attrs.max_rsp_size = SRPT_DEF_MAX_RSP_SIZE;
+	stpg->attrs.max_rdma_size = SRPT_DEF_MAX_RDMA_SIZE;
+	stpg->attrs.sq_size = SRPT_DEF_SQ_SIZE;
+	stpg->attrs.use_srq = false;
 	ret = core_tpg_register(wwn, &stpg->tpg, SCSI_PROTOCOL_SRP);
 	if (ret) {
 		kfree(stpg);
@@ -3083,6 +3295,171 @@ static struct configfs_attribute *srpt_da_attrs[] = {
 	NULL,
 };
 
+/*
+ * TPG attributes (.../$tpg/attrib/): names, bounds and defaults as in-tree.
+ * Sizes apply to logins after the write; use_srq logs out the TPG's
+ * channels so that the initiators log back in with the new setting.
+ */
+
+/**
+ * srpt_tpg_attr_store_u32() - parse and store a bounded TPG attribute
+ * @item: the attribute's configfs item.
+ * @page: what was written.
+ * @count: its length.
+ * @name: attribute name, for the log line.
+ * @min: smallest accepted value.
+ * @max: largest accepted value.
+ * @field: selects the attribute inside struct srpt_tpg_attrs.
+ *
+ * Return: @count or -EINVAL.
+ */
+static ssize_t srpt_tpg_attr_store_u32(struct config_item *item,
+				       const char *page, size_t count,
+				       const char *name, u32 min, u32 max,
+				       size_t field)
+{
+	struct srpt_tpg *stpg = srpt_se_tpg_to_tpg(attrib_to_tpg(item));
+	u32 val;
+
+	if (kstrtou32(page, 0, &val) || val < min || val > max) {
+		pr_err("target port %s: invalid %s '%.*s': must be an integer in [%u..%u]\n",
+		       stpg->tport->name, name, (int)strcspn(page, "\n"), page,
+		       min, max);
+		return -EINVAL;
+	}
+	mutex_lock(&stpg->tport->tpg_mutex);
+	*(u32 *)((u8 *)&stpg->attrs + field) = val;
+	mutex_unlock(&stpg->tport->tpg_mutex);
+	return count;
+}
+
+/**
+ * srpt_tpg_attr_show_u32() - show a TPG attribute
+ * @item: the attribute's configfs item.
+ * @page: output.
+ * @field: selects the attribute inside struct srpt_tpg_attrs.
+ *
+ * Return: bytes written.
+ */
+static ssize_t srpt_tpg_attr_show_u32(struct config_item *item, char *page,
+				      size_t field)
+{
+	struct srpt_tpg *stpg = srpt_se_tpg_to_tpg(attrib_to_tpg(item));
+	u32 val;
+
+	mutex_lock(&stpg->tport->tpg_mutex);
+	val = *(u32 *)((u8 *)&stpg->attrs + field);
+	mutex_unlock(&stpg->tport->tpg_mutex);
+	return sysfs_emit(page, "%u\n", val);
+}
+
+static ssize_t srpt_tpg_attrib_srp_max_rdma_size_show(struct config_item *item,
+						      char *page)
+{
+	return srpt_tpg_attr_show_u32(item, page,
+				      offsetof(struct srpt_tpg_attrs, max_rdma_size));
+}
+
+static ssize_t srpt_tpg_attrib_srp_max_rdma_size_store(struct config_item *item,
+						       const char *page, size_t count)
+{
+	return srpt_tpg_attr_store_u32(item, page, count, "srp_max_rdma_size",
+				       SRPT_MIN_MAX_RDMA_SIZE, SRPT_MAX_MAX_RDMA_SIZE,
+				       offsetof(struct srpt_tpg_attrs, max_rdma_size));
+}
+CONFIGFS_ATTR(srpt_tpg_attrib_, srp_max_rdma_size);
+
+static ssize_t srpt_tpg_attrib_srp_max_rsp_size_show(struct config_item *item,
+						     char *page)
+{
+	return srpt_tpg_attr_show_u32(item, page,
+				      offsetof(struct srpt_tpg_attrs, max_rsp_size));
+}
+
+static ssize_t srpt_tpg_attrib_srp_max_rsp_size_store(struct config_item *item,
+						      const char *page, size_t count)
+{
+	return srpt_tpg_attr_store_u32(item, page, count, "srp_max_rsp_size",
+				       SRPT_MIN_MAX_RSP_SIZE, SRPT_MAX_MAX_RSP_SIZE,
+				       offsetof(struct srpt_tpg_attrs, max_rsp_size));
+}
+CONFIGFS_ATTR(srpt_tpg_attrib_, srp_max_rsp_size);
+
+static ssize_t srpt_tpg_attrib_srp_sq_size_show(struct config_item *item,
+						char *page)
+{
+	return srpt_tpg_attr_show_u32(item, page,
+				      offsetof(struct srpt_tpg_attrs, sq_size));
+}
+
+static ssize_t srpt_tpg_attrib_srp_sq_size_store(struct config_item *item,
+						 const char *page, size_t count)
+{
+	return srpt_tpg_attr_store_u32(item, page, count, "srp_sq_size",
+				       SRPT_MIN_SQ_ATTR, SRPT_MAX_SQ_SIZE,
+				       offsetof(struct srpt_tpg_attrs, sq_size));
+}
+CONFIGFS_ATTR(srpt_tpg_attrib_, srp_sq_size);
+
+static ssize_t srpt_tpg_attrib_use_srq_show(struct config_item *item,
+					    char *page)
+{
+	struct srpt_tpg *stpg = srpt_se_tpg_to_tpg(attrib_to_tpg(item));
+	bool val;
+
+	mutex_lock(&stpg->tport->tpg_mutex);
+	val = stpg->attrs.use_srq;
+	mutex_unlock(&stpg->tport->tpg_mutex);
+	return sysfs_emit(page, "%d\n", val);
+}
+
+/**
+ * srpt_tpg_attrib_use_srq_store() - write 0 or 1 to .../attrib/use_srq
+ * @item: the attribute's configfs item.
+ * @page: what was written.
+ * @count: its length.
+ *
+ * A change closes the TPG's channels: each initiator logs in again and its
+ * new channels receive as the attribute now says.
+ *
+ * Return: @count or -EINVAL.
+ */
+static ssize_t srpt_tpg_attrib_use_srq_store(struct config_item *item,
+					     const char *page, size_t count)
+{
+	struct srpt_tpg *stpg = srpt_se_tpg_to_tpg(attrib_to_tpg(item));
+	bool changed;
+	int n = 0;
+	u32 val;
+
+	if (kstrtou32(page, 0, &val) || val > 1) {
+		pr_err("target port %s: invalid use_srq '%.*s': must be 0 or 1\n",
+		       stpg->tport->name, (int)strcspn(page, "\n"), page);
+		return -EINVAL;
+	}
+	mutex_lock(&stpg->tport->tpg_mutex);
+	changed = stpg->attrs.use_srq != val;
+	stpg->attrs.use_srq = val;
+	if (changed)
+		n = srpt_close_channels(srpt_ch_in_tpg, stpg);
+	mutex_unlock(&stpg->tport->tpg_mutex);
+	if (changed)
+		pr_info("target port %s: TPG %s: use_srq %u%s\n",
+			stpg->tport->name,
+			config_item_name(&stpg->tpg.tpg_group.cg_item), val,
+			n ? ", its channels are being closed" : "");
+	return count;
+}
+CONFIGFS_ATTR(srpt_tpg_attrib_, use_srq);
+
+static struct configfs_attribute *srpt_tpg_attrib_attrs[] = {
+	&srpt_tpg_attrib_attr_srp_max_rdma_size,
+	&srpt_tpg_attrib_attr_srp_max_rsp_size,
+	&srpt_tpg_attrib_attr_srp_sq_size,
+	&srpt_tpg_attrib_attr_use_srq,
+	NULL,
+};
+
 static ssize_t srpt_wwn_version_show(struct config_item *item, char *buf)
 {
 	return sysfs_emit(buf, "%s\n", SRPT_DRV_VERSION);
@@ -3123,6 +3500,7 @@ static const struct target_core_fabric_ops srpt_template = {
 	.fabric_init_nodeacl		= srpt_init_nodeacl,
 	.tfc_discovery_attrs		= srpt_da_attrs,
 	.tfc_wwn_attrs			= srpt_wwn_attrs,
+	.tfc_tpg_attrib_attrs		= srpt_tpg_attrib_attrs,
 };
 
 /* ======================================================================== */

@@ -77,8 +77,26 @@ enum {
 	/* Send queue: default and smallest size tried when a device refuses. */
 	SRPT_DEF_SQ_SIZE = 4096,
 	SRPT_MIN_SQ_SIZE = 16,
-	/* Largest response IU (srp_max_rsp_size default, as in-tree). */
+	/*
+	 * TPG attributes (names, bounds and defaults as in-tree):
+	 * srp_max_rsp_size, the response IU size granted at login (an
+	 * SRP_RSP without sense is 36 bytes); srp_max_rdma_size, the RDMA
+	 * transfer size advertised in the IOC profile; srp_sq_size, the send
+	 * queue tried first for a new channel.
+	 */
+	SRPT_MIN_MAX_RSP_SIZE = 36 + 4,
 	SRPT_DEF_MAX_RSP_SIZE = 256,
+	SRPT_MAX_MAX_RSP_SIZE = 1024,
+	SRPT_MIN_MAX_RDMA_SIZE = 65536,
+	SRPT_DEF_MAX_RDMA_SIZE = 65536,
+	SRPT_MAX_MAX_RDMA_SIZE = 1 << 24,
+	SRPT_MIN_SQ_ATTR = 4,	/* accepted, as in-tree; used as at least 16 */
+	SRPT_MAX_SQ_SIZE = 65535,
+	/*
+	 * Immediate data offset the SRQ's buffers are aligned for (the one
+	 * ib_srp asks for); other offsets are copied to aligned memory.
+	 */
+	SRPT_SRQ_IMM_OFFSET = 80,
 	/*
 	 * Most data descriptors one SRP_CMD may carry (in the IU or in an
 	 * external table), and most data bytes one command may move.
@@ -90,6 +108,40 @@ enum {
 };
 
 struct srpt_device;
+struct srpt_recv;
+
+/**
+ * struct srpt_srq - a device's shared receive queue (TPG attribute use_srq)
+ * @srq: the SRQ.
+ * @size: receive buffers in @recvs (module parameter srpt_srq_size).
+ * @buf_len: size of each buffer (module parameter srp_max_req_size).
+ * @lkey: local key of the buffers.
+ * @recvs: the buffers; each is posted to @srq or held by one channel's
+ *	request until that channel reposts it.
+ */
+struct srpt_srq {
+	struct ib_srq		*srq;
+	u32			size;
+	u32			buf_len;
+	u32			lkey;
+	struct srpt_recv	*recvs;
+};
+
+/**
+ * struct srpt_tpg_attrs - TPG attributes (configfs .../$tpg/attrib/)
+ * @max_rsp_size: srp_max_rsp_size, response IU size of new logins.
+ * @max_rdma_size: srp_max_rdma_size, advertised in the IOC profile.
+ * @sq_size: srp_sq_size, send queue size tried first for new channels
+ *	(at least SRPT_MIN_SQ_SIZE).
+ * @use_srq: use_srq, whether new channels receive through the device's
+ *	shared receive queue.
+ */
+struct srpt_tpg_attrs {
+	u32	max_rsp_size;
+	u32	max_rdma_size;
+	u32	sq_size;
+	bool	use_srq;
+};
 
 /**
  * struct srpt_port - one physical port of an RDMA device
@@ -131,6 +183,8 @@ struct srpt_port {
  *	is accepted on it after that.
  * @next_comp_vector: completion vector of the next channel's CQ; channels
  *	take the vectors in turn.
+ * @srq: shared receive queue, created for the first channel that uses it
+ *	and kept until the device goes away; protected by srpt_dev_mutex.
  * @port_cnt: number of entries in @ports.
  * @ports: one entry per port; @ports[i] is port number i + 1.
  */
@@ -142,6 +196,7 @@ struct srpt_device {
 	struct ib_event_handler	event_handler;
 	bool			removing;
 	atomic_t		next_comp_vector;
+	struct srpt_srq		*srq;
 	u32			port_cnt;
 	struct srpt_port	ports[];
 };
@@ -174,12 +229,15 @@ struct srpt_tport {
  * @entry: link in @tport->tpg_list, protected by @tport->tpg_mutex.
  * @enabled: whether logins may be accepted through this TPG; protected by
  *	@tport->tpg_mutex.
+ * @attrs: its attributes; protected by @tport->tpg_mutex.  Logins take a
+ *	copy; a change applies to channels created after it.
  */
 struct srpt_tpg {
 	struct se_portal_group	tpg;
 	struct srpt_tport	*tport;
 	struct list_head	entry;
 	bool			enabled;
+	struct srpt_tpg_attrs	attrs;
 };
 
 /**
@@ -227,7 +285,8 @@ struct srpt_cm_ops {
 /**
  * struct srpt_recv - one receive buffer of a channel
  * @cqe: completion entry of the posted receive.
- * @ch: owning channel.
+ * @ch: owning channel; NULL for a buffer of a device's SRQ.
+ * @srq: the SRQ this buffer belongs to, or NULL for a channel's own ring.
  * @mem: the allocation @buf lies in (freed with kfree()).
  * @buf: the buffer, @ch->max_it_iu_len bytes, placed in @mem so that
  *	immediate data (at @ch->imm_data_offset) starts SRPT_IMM_ALIGN-aligned.
@@ -240,6 +299,7 @@ struct srpt_cm_ops {
 struct srpt_recv {
 	struct ib_cqe		cqe;
 	struct srpt_rdma_ch	*ch;
+	struct srpt_srq		*srq;
 	void			*mem;
 	void			*buf;
 	dma_addr_t		dma;
@@ -324,6 +384,9 @@ enum srpt_sq_op {
  * @table: external descriptor table fetched by RDMA READ, or NULL.
  * @table_rw: RDMA R/W context and memory of that fetch.
  * @imm_sg: scatterlist over immediate data in @recv.
+ * @imm_copy: aligned copy of immediate data that was not SRPT_IMM_ALIGN
+ *	aligned in @recv (target_alloc_sgl()), or NULL.
+ * @imm_copy_nents: entries of @imm_copy.
  * @tmf_func: SRP task management function of an SRP_TSK_MGMT.
  * @sense: sense buffer handed to LIO.
  */
@@ -354,6 +417,8 @@ struct srpt_cmd {
 	u8			*table;
 	struct srpt_rw		table_rw;
 	struct scatterlist	imm_sg;
+	struct scatterlist	*imm_copy;
+	u32			imm_copy_nents;
 	u8			tmf_func;
 	u8			sense[TRANSPORT_SENSE_BUFFER];
 };
@@ -379,7 +444,9 @@ struct srpt_cmd {
  * @max_it_iu_len: request IU size granted (receive buffer size).
  * @max_ti_iu_len: response IU size granted.
  * @imm_data_offset: immediate data offset granted, 0 if none.
- * @rq_size: receive buffers in @recvs.
+ * @srq: the device's SRQ when the channel receives through it (then
+ *	@recvs is NULL), else NULL.
+ * @rq_size: receive buffers in @recvs, command contexts in @cmds.
  * @sq_size: send queue entries usable (one more is kept for the drain).
  * @lock: protects @state, @sq_avail, @sq_wait, @free_cmds, @recv_wait and
  *	every srpt_cmd.state of this channel.
@@ -418,6 +485,7 @@ struct srpt_rdma_ch {
 	u32			max_it_iu_len;
 	u32			max_ti_iu_len;
 	u16			imm_data_offset;
+	struct srpt_srq		*srq;
 	u32			rq_size;
 	u32			sq_size;
 
