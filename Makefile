@@ -16,7 +16,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 SRC := $(CURDIR)
 KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 
-.PHONY: all modules install uninstall clean help deps lint unit check check-host check-vm check-intree demo
+.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo
 
 all: modules
 
@@ -42,7 +42,8 @@ help:
 	@echo "make install      install into /lib/modules/KVER/updates and run depmod"
 	@echo "make uninstall    remove what 'make install' installed"
 	@echo "make check        install test dependencies, build, lint, unit and VM tests"
-	@echo "make check-host   only the host-side tests (lint, unit tests)"
+	@echo "make check-host   only the host-side tests (lint, unit tests, splat check)"
+	@echo "make check-harness only the VM harness's own tests (boots VMs)"
 	@echo "make check-vm     only the VM tests (SRPT_UNDER_TEST=intree for the in-tree driver)"
 	@echo "make check-intree the VM tests against the distro's in-tree ib_srpt"
 	@echo "make demo         boot the VM, export a RAM disk, log in with ib_srp, run fio"
@@ -61,6 +62,9 @@ demo: deps
 
 check-host: modules
 	tools/check.sh host
+
+check-harness:
+	tools/check.sh harness
 
 check-vm: modules
 	tools/check.sh vm

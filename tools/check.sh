@@ -2,9 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The test runner behind "make check": host-side tests (build hygiene, unit
-# tests of the pure wire code) and VM tests, each set driven by prove.
+# tests of the pure wire code, the splat check), the VM harness's own tests
+# and VM tests, each set driven by prove.
 #
-#   tools/check.sh all|host|vm
+#   tools/check.sh all|host|harness|vm
+#
+# The harness tests (tools/tests/harness/) run on the host but boot VMs
+# through tools/vm/vmtest (a few minutes), so they are a set of their own,
+# not part of "host", which stays quick and needs no QEMU.  "all" runs them
+# before the VM tests, whose results rest on that harness.
 #
 # SRPT_UNDER_TEST=intree runs the VM tests against the distro's in-tree
 # ib_srpt instead of ours.  SRPT_VM_TESTS="t-a.t t-b.t" limits the VM tests.
@@ -17,6 +23,10 @@ rc=0
 
 run_host() {
 	prove -v tools/tests/host/*.t || rc=1
+}
+
+run_harness() {
+	prove -v tools/tests/harness/*.t || rc=1
 }
 
 run_vm() {
@@ -36,10 +46,11 @@ run_vm() {
 }
 
 case $what in
-all) run_host; run_vm ;;
+all) run_host; run_harness; run_vm ;;
 host) run_host ;;
+harness) run_harness ;;
 vm) run_vm ;;
-*) echo "usage: $0 all|host|vm" >&2; exit 2 ;;
+*) echo "usage: $0 all|host|harness|vm" >&2; exit 2 ;;
 esac
 
 if [ $rc -eq 0 ]; then

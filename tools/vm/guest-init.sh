@@ -18,6 +18,7 @@ SRPT_UNDER_TEST=$(arg srpt.under)
 # traces commands (dyndbg), and the splat check must see all of it.  Tests
 # read it as $SRPT_KMSG.
 export SRPT_KMSG=/tmp/kmsg.log
+rm -f $SRPT_KMSG
 python3 -c '
 import os, sys
 src = os.open("/dev/kmsg", os.O_RDONLY)
@@ -29,9 +30,18 @@ while True:
         rec = b"4,0,0,-;kmsg logger: records lost\n"
     os.write(dst, rec)' $SRPT_KMSG &
 kmsg_pid=$!
+# python3 takes seconds to start under TCG: a test done before it opened
+# the log would leave an empty dmesg, which the splat check can't flag.
+while [ ! -e $SRPT_KMSG ] && kill -0 $kmsg_pid 2>/dev/null; do sleep 0.1; done
 timeout "$(arg srpt.timeout)" sh "$test" >/results/tap 2>&1
 echo $? >/results/rc
-sleep 0.2
+# Stop the logger only once it has caught up with the log's end.
+echo "guest-init: test finished" >/dev/kmsg
+i=0
+while ! grep -q "guest-init: test finished" $SRPT_KMSG && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 kill $kmsg_pid 2>/dev/null
 # /dev/kmsg records ("6,123,4567,-;text") in dmesg's "[ seconds] text" form.
 sed -E 's/^[0-9]+,[0-9]+,([0-9]+),[^;]*;/\1 /' $SRPT_KMSG |

@@ -1,0 +1,255 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tools/vm/vmtest itself: whatever the guest does (sleeps past its timeout,
+# hangs ignoring the timeout, fails, logs a splat, panics) and whatever is
+# done to vmtest (SIGTERM, Ctrl-C, SIGKILL), vmtest reports it, valid TAP,
+# and no QEMU nor results directory stays behind.  Boots seven VMs, about
+# three minutes under TCG, plus any wait for another VM to finish (vmtest
+# takes the machine-wide VM lock, /tmp/srpt-vm.lock; this script never
+# holds it, so never deadlocks).
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+vmtest=$top/tools/vm/vmtest
+if ! command -v qemu-system-x86_64 >/dev/null; then
+	echo "1..0 # SKIP no qemu-system-x86_64"
+	exit 0
+fi
+# The guest sees the host's root, /tmp included, at the same paths, so its
+# test scripts can live here.  vmtest's results directories land in res/.
+tmp=$(realpath "$(mktemp -d)")
+mkdir "$tmp/res"
+export TMPDIR="$tmp/res"
+n=0 vpid=''
+
+# qemu_pids SCRIPT: the QEMUs running SCRIPT as their guest test.
+qemu_pids() {
+	for d in /proc/[0-9]*; do
+		c=$(tr '\0' ' ' 2>/dev/null <"$d/cmdline") || continue
+		case $c in
+		*qemu-system-x86_64*"srpt.test=$1 "*) echo "${d#/proc/}" ;;
+		esac
+	done
+}
+alive() { kill -0 "$1" 2>/dev/null; }
+# On our own exit, end what we started: the vmtest under way (its traps
+# kill its QEMU), then any QEMU left running one of our scripts.
+finish() {
+	if [ -n "$vpid" ] && alive "$vpid"; then
+		kill -TERM "$vpid"
+		sleep 2
+	fi
+	for s in "$tmp"/*.t; do
+		for p in $(qemu_pids "$s"); do kill -9 "$p"; done
+	done
+	rm -rf "$tmp"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# check NAME CMD...: ok when CMD succeeds; else not ok with the vmtest
+# output of the current test case ($tc) as diagnostics.
+check() {
+	n=$((n + 1))
+	name=$1
+	shift
+	if "$@"; then
+		echo "ok $n - $tc: $name"
+	else
+		echo "not ok $n - $tc: $name"
+		sed 's/^/#   /' "$out"
+	fi
+}
+has() { grep -Eq "$1" "$out"; }
+# after REGEX: REGEX matches a line from the splat test's line on (its
+# diagnostics, the plan); the guest status diagnostics come before it.
+after() { sed -n '/ - dmesg clean of splats/,$p' "$out" | grep -Eq "$1"; }
+not_after() { ! after "$1"; }
+# within SECS: vmtest ended by itself, less than SECS after QEMU started.
+within() { [ $gone = 1 ] && [ "$took" -lt "$1" ]; }
+# tap_valid: tests numbered 1, 2, ... and a final plan "1..N" matching.
+tap_valid() {
+	awk '/^(not )?ok / { i++; if ($(/^not/ ? 3 : 2) != i) bad = 1 }
+	     { last = $0 }
+	     END { exit (bad || last != "1.." i) }' "$out"
+}
+no_qemu() {
+	i=0
+	while [ -n "$(qemu_pids "$script")" ] && [ $i -lt 5 ]; do sleep 1; i=$((i + 1)); done
+	left=$(qemu_pids "$script")
+	[ -z "$left" ] && return 0
+	echo "# QEMU left running: $left (killed now)"
+	for p in $left; do kill -9 "$p"; done
+	return 1
+}
+no_results() {
+	left=$(ls -A "$TMPDIR")
+	rm -rf "${TMPDIR:?}"/*
+	[ -z "$left" ] || { echo "# left in $TMPDIR: $left"; return 1; }
+}
+# guest CASE: the guest script of CASE (from stdin) in $script.
+guest() {
+	tc=$1 script=$tmp/$1.t out=$tmp/$1.out
+	cat >"$script"
+}
+# start VAR=VALUE...: vmtest on $script in the background, as $vpid.
+start() {
+	env "$@" "$vmtest" "$script" >"$out" 2>&1 &
+	vpid=$!
+}
+# qemu_up: wait until $script's QEMU runs (vmtest may first wait for the
+# VM lock); fails when vmtest ended without one.
+qemu_up() {
+	while alive "$vpid" && [ -z "$(qemu_pids "$script")" ]; do sleep 1; done
+	alive "$vpid"
+}
+# until_gone SECS: wait up to SECS for vmtest to end; its status in $vrc,
+# the seconds since QEMU started in $took; TERMed when still running.
+until_gone() {
+	while alive "$vpid" && [ $(($(date +%s) - t0)) -lt "$1" ]; do sleep 1; done
+	took=$(($(date +%s) - t0))
+	gone=1
+	if alive "$vpid"; then
+		gone=0
+		kill -TERM "$vpid"
+		sleep 2
+	fi
+	wait "$vpid"
+	vrc=$?
+	vpid=''
+	[ $gone = 1 ]
+}
+# run LIMIT VAR=VALUE...: vmtest on $script to its end, or TERMed LIMIT
+# seconds after its QEMU started (then the "finished" check fails).
+run() {
+	limit=$1
+	shift
+	start "$@"
+	qemu_up
+	t0=$(date +%s)
+	until_gone "$limit"
+}
+# until_running: wait until the guest test has said "vmkill: guest running"
+# (its TAP output is in vmtest's results directory, under $TMPDIR).
+until_running() {
+	i=0
+	while alive "$vpid" && [ $i -lt 120 ]; do
+		for f in "$TMPDIR"/*/tap; do
+			grep -q "vmkill: guest running" "$f" 2>/dev/null && return 0
+		done
+		sleep 1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+guest sigkill <<'EOF'
+sleep 600
+EOF
+start SRPT_TEST_TIMEOUT=300
+qemu_up
+kill -9 "$vpid"
+wait "$vpid" 2>/dev/null
+vpid=''
+check "QEMU dies with a SIGKILLed vmtest (parent-death signal)" no_qemu
+rm -rf "${TMPDIR:?}"/*
+
+guest timeout <<'EOF'
+# Console output of the guest's own, no kernel line: no splat.
+echo 'WARNING: guest shell echo on the console' >/dev/console
+echo "ok 1 - about to sleep past the timeout"
+sleep 600
+EOF
+run 160 SRPT_TEST_TIMEOUT=20
+check "vmtest finishes (${took}s after QEMU started)" [ $gone = 1 ]
+check "guest status not ok (status: 124)" \
+	has '^not ok 2 - guest test finished with status 0 \(status: 124\)$'
+check "a guest shell's console echo is no splat" has '^ok 3 - dmesg clean of splats$'
+check "valid TAP, plan 1..3" tap_valid
+check "no QEMU left" no_qemu
+check "results directory removed" no_results
+
+guest hang <<'EOF'
+# The guest's timeout(1) can't end this test: only vmtest's own limit can.
+trap '' TERM
+sleep 600
+EOF
+run 90 SRPT_TEST_TIMEOUT=1 SRPT_VM_GRACE=29
+check "vmtest kills the hung guest and finishes (${took}s)" [ $gone = 1 ]
+check "guest status not ok (status: none)" \
+	has '^not ok 1 - guest test finished with status 0 \(status: none\)$'
+check "no dmesg: splat test not ok, console scanned" \
+	has '^not ok 2 - dmesg clean of splats \(no dmesg saved; console scanned\)$'
+check "valid TAP, plan 1..2" tap_valid
+check "no QEMU left" no_qemu
+check "results directory removed" no_results
+
+guest fail-warn <<'EOF'
+# A kernel log line as WARN() starts one, and a console echo that isn't.
+echo 'WARNING: CPU: 0 PID: 1 at test' >/dev/kmsg
+echo 'BUG: guest shell echo on the console' >/dev/console
+echo "ok 1 - wrote a splat"
+exit 3
+EOF
+run 160 SRPT_TEST_TIMEOUT=60
+check "vmtest finishes" [ $gone = 1 ]
+check "guest's own TAP passed through" has '^ok 1 - wrote a splat$'
+check "guest status not ok (status: 3)" \
+	has '^not ok 2 - guest test finished with status 0 \(status: 3\)$'
+check "splat test not ok" has '^not ok 3 - dmesg clean of splats$'
+check "the dmesg line as diagnostics" \
+	after '^# dmesg: \[ *[0-9]+\.[0-9]+\] WARNING: CPU: 0 PID: 1 at test$'
+check "the console echo not among the splats" not_after "guest shell echo"
+check "valid TAP, plan 1..3" tap_valid
+check "no QEMU left" no_qemu
+check "results directory removed" no_results
+
+guest panic <<'EOF'
+echo 1 >/proc/sys/kernel/sysrq
+echo c >/proc/sysrq-trigger
+sleep 600
+EOF
+run 250 SRPT_TEST_TIMEOUT=100
+# Under SRPT_TEST_TIMEOUT: QEMU left on the panic (panic=-1, -no-reboot).
+check "vmtest finishes as QEMU exits on the panic (${took}s)" within 100
+check "guest status not ok (status: none)" \
+	has '^not ok 1 - guest test finished with status 0 \(status: none\)$'
+check "splat test not ok, console scanned" \
+	has '^not ok 2 - dmesg clean of splats \(no dmesg saved; console scanned\)$'
+check "the console's panic line as diagnostics" \
+	after '^# console: \[ *[0-9]+\.[0-9]+\] Kernel panic - not syncing'
+check "valid TAP, plan 1..2" tap_valid
+check "no QEMU left" no_qemu
+check "results directory removed" no_results
+
+guest sigterm <<'EOF'
+echo "vmkill: guest running"
+sleep 600
+EOF
+start SRPT_TEST_TIMEOUT=300
+qemu_up
+check "guest runs" until_running
+kill -TERM "$vpid"
+t0=$(date +%s)
+check "vmtest ends within 10 s of SIGTERM" until_gone 10
+check "exit status 143" [ "$vrc" = 143 ]
+check "no QEMU left" no_qemu
+check "results directory removed" no_results
+
+# Ctrl-C: SIGINT to vmtest's whole process group (QEMU, started in the
+# background by a script, ignores it); setsid gives the group, env a
+# SIGINT that isn't ignored as it is in our own background jobs.
+tc=sigint script=$tmp/sigint.t out=$tmp/sigint.out
+cp "$tmp/sigterm.t" "$script"
+setsid env --default-signal=INT SRPT_TEST_TIMEOUT=300 "$vmtest" "$script" >"$out" 2>&1 &
+vpid=$!
+qemu_up
+check "guest runs" until_running
+# (dash's kill takes no "--" before a negative process group id)
+kill -INT "-$(ps -o pgid= -p "$vpid" | tr -d ' ')"
+t0=$(date +%s)
+check "vmtest ends within 10 s of Ctrl-C" until_gone 10
+check "exit status 130" [ "$vrc" = 130 ]
+check "no QEMU left" no_qemu
+check "results directory removed" no_results
+
+echo "1..$n"
