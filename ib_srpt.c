@@ -375,6 +375,7 @@ static DEFINE_MUTEX(srpt_ch_mutex);
 static LIST_HEAD(srpt_ch_list);		/* struct srpt_rdma_ch, by .entry */
 static DECLARE_WAIT_QUEUE_HEAD(srpt_ch_released);
 static atomic_t srpt_ch_gen = ATOMIC_INIT(0);	/* channels released so far */
+static atomic_t srpt_ch_next_id = ATOMIC_INIT(0); /* ids of new channels */
 
 /* Runs the channel release works; flushed at device removal and exit. */
 static struct workqueue_struct *srpt_wq;
@@ -2414,6 +2415,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	memcpy(ch->i_port_id, req->initiator_port_id, 16);
 	memcpy(ch->t_port_id, req->target_port_id, 16);
 	ch->peer = lc->peer;
+	ch->id = (u32)atomic_inc_return(&srpt_ch_next_id);
 	snprintf(ch->name, sizeof(ch->name), "%s-%u", lc->acl_name,
 		 ch->qp->qp_num);
 
@@ -3460,6 +3462,116 @@ static struct configfs_attribute *srpt_tpg_attrib_attrs[] = {
 	NULL,
 };
 
+/**
+ * srpt_ch_state_name() - a channel state as LIO's connection states name it
+ * @state: enum srpt_ch_state.
+ *
+ * rtslib-fb (targetcli "sessions") parses TARG_CONN_STATE_* words.
+ */
+static const char *srpt_ch_state_name(enum srpt_ch_state state)
+{
+	switch (state) {
+	case SRPT_CH_CONNECTING:
+		return "TARG_CONN_STATE_IN_LOGIN";
+	case SRPT_CH_LIVE:
+		return "TARG_CONN_STATE_LOGGED_IN";
+	case SRPT_CH_DISCONNECTING:
+		return "TARG_CONN_STATE_IN_LOGOUT";
+	default:
+		return "TARG_CONN_STATE_CLEANUP_WAIT";
+	}
+}
+
+/**
+ * srpt_nacl_info_show() - read .../acls/$name/info: the ACL's live channels
+ * @item: the node ACL's configfs item.
+ * @page: output, one page.
+ *
+ * The layout is the one iSCSI's node ACLs have, which rtslib-fb parses for
+ * targetcli's "sessions" command: the channels of the ACL form one session
+ * (its id is that of the oldest channel), each channel a connection with
+ * its id (the QP number), state and address; a line per channel adds
+ * the SRP details.  "No active SRP session" when there is no channel.
+ *
+ * Return: bytes written.
+ */
+static ssize_t srpt_nacl_info_show(struct config_item *item, char *page)
+{
+	struct se_node_acl *nacl = container_of(to_config_group(item),
+						struct se_node_acl, acl_group);
+	struct srpt_rdma_ch *ch;
+	bool first = true;
+	ssize_t len = 0;
+
+	mutex_lock(&srpt_ch_mutex);
+	list_for_each_entry(ch, &srpt_ch_list, entry) {
+		bool ib = ch->cm_ops == &srpt_ib_cm_ops;
+
+		if (!ch->sess || ch->sess->se_node_acl != nacl)
+			continue;
+		if (first) {
+			len += sysfs_emit_at(page, len,
+					     "InitiatorName: %s\nInitiatorAlias: %016llx%016llx\nLIO Session ID: %u  SessionType: Normal\nSession State: TARG_SESS_STATE_LOGGED_IN\n---------------------[SRP Channels]---------------------\n",
+					     nacl->initiatorname,
+					     srpt_get_be64(ch->i_port_id),
+					     srpt_get_be64(ch->i_port_id + 8),
+					     ch->id);
+			first = false;
+		}
+		len += sysfs_emit_at(page, len,
+				     "CID: %u  Connection State: %s\n",
+				     ch->qp->qp_num,
+				     srpt_ch_state_name(READ_ONCE(ch->state)));
+		if (ib)
+			len += sysfs_emit_at(page, len,
+					     "   Address %016llx%016llx IB_CM\n",
+					     srpt_get_be64(ch->i_port_id),
+					     srpt_get_be64(ch->i_port_id + 8));
+		else
+			len += sysfs_emit_at(page, len,
+					     "   Address %pISc RDMA_CM\n",
+					     &ch->peer);
+		len += sysfs_emit_at(page, len,
+				     "   channel %s on %s port %u, target port %s: %u credits owed, %d commands in progress, IU %u/%u bytes, send queue %u, %s\n",
+				     ch->name,
+				     dev_name(&ch->sport->sdev->device->dev),
+				     ch->sport->port_num, ch->tport->name,
+				     atomic_read(&ch->credits),
+				     atomic_read(&ch->cmds_in_use),
+				     ch->max_it_iu_len, ch->max_ti_iu_len,
+				     ch->sq_size,
+				     ch->srq ? "shared receive queue" :
+				     "own receive ring");
+	}
+	mutex_unlock(&srpt_ch_mutex);
+	if (first)
+		len = sysfs_emit(page, "No active SRP session\n");
+	return len;
+}
+CONFIGFS_ATTR_RO(srpt_nacl_, info);
+
+static struct configfs_attribute *srpt_nacl_attrs[] = {
+	&srpt_nacl_attr_info,
+	NULL,
+};
+
+/*
+ * .../acls/$name/auth/authenticate_target: SRP logins carry no
+ * authentication, so always 0.  targetcli-fb's "sessions detail" reads it
+ * (and fails without it).
+ */
+static ssize_t srpt_nacl_auth_authenticate_target_show(struct config_item *item,
+						       char *page)
+{
+	return sysfs_emit(page, "0\n");
+}
+CONFIGFS_ATTR_RO(srpt_nacl_auth_, authenticate_target);
+
+static struct configfs_attribute *srpt_nacl_auth_attrs[] = {
+	&srpt_nacl_auth_attr_authenticate_target,
+	NULL,
+};
+
 static ssize_t srpt_wwn_version_show(struct config_item *item, char *buf)
 {
 	return sysfs_emit(buf, "%s\n", SRPT_DRV_VERSION);
@@ -3501,6 +3613,8 @@ static const struct target_core_fabric_ops srpt_template = {
 	.tfc_discovery_attrs		= srpt_da_attrs,
 	.tfc_wwn_attrs			= srpt_wwn_attrs,
 	.tfc_tpg_attrib_attrs		= srpt_tpg_attrib_attrs,
+	.tfc_tpg_nacl_base_attrs	= srpt_nacl_attrs,
+	.tfc_tpg_nacl_auth_attrs	= srpt_nacl_auth_attrs,
 };
 
 /* ======================================================================== */

@@ -437,6 +437,8 @@ struct srpt_cmd {
  * @qp: queue pair.
  * @cq: completion queue of both work queues.
  * @sess: LIO session of the admitting node ACL.
+ * @id: number of the channel, unique while the module is loaded (the
+ *	session id configfs shows).
  * @name: channel name for log lines: "<initiator>-<qp number>".
  * @i_port_id: initiator port identifier of the login.
  * @t_port_id: target port identifier of the login.
@@ -478,6 +480,7 @@ struct srpt_rdma_ch {
 	struct ib_qp		*qp;
 	struct ib_cq		*cq;
 	struct se_session	*sess;
+	u32			id;
 	char			name[64];
 	u8			i_port_id[16];
 	u8			t_port_id[16];
