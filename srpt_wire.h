@@ -41,16 +41,16 @@ static inline u64 srpt_get_be64(const u8 *p)
 
 static inline void srpt_put_be16(u8 *p, u16 v)
 {
-	p[0] = v >> 8;
-	p[1] = v;
+	p[0] = (v >> 8) & 0xff;
+	p[1] = v & 0xff;
 }
 
 static inline void srpt_put_be32(u8 *p, u32 v)
 {
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
+	p[0] = (v >> 24) & 0xff;
+	p[1] = (v >> 16) & 0xff;
+	p[2] = (v >> 8) & 0xff;
+	p[3] = v & 0xff;
 }
 
 static inline void srpt_put_be64(u8 *p, u64 v)

@@ -23,7 +23,7 @@ if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
 fi
 
 cd "$top"
-files=${*:-"ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h"}
+files=${*:-"ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h"}
 # --no-tree: we are not a kernel tree.  FILE_PATH_CHANGES and
 # SPDX placement are judged as for files in drivers/.
 # shellcheck disable=SC2086
