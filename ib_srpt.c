@@ -33,6 +33,7 @@
 #include <target/target_core_fabric.h>
 
 #include "ib_srpt.h"
+#include "srpt_mad.h"
 
 MODULE_AUTHOR("The ib_srpt authors");
 MODULE_DESCRIPTION("SCSI RDMA Protocol target driver");
@@ -226,18 +227,243 @@ static void srpt_rebind_tports(void)
 	}
 }
 
+static int srpt_close_channels(bool (*match)(struct srpt_rdma_ch *ch,
+					     const void *arg),
+			       const void *arg);
+static bool srpt_ch_on_port(struct srpt_rdma_ch *ch, const void *sport);
+
+static const char *srpt_port_state_name(enum ib_port_state state)
+{
+	switch (state) {
+	case IB_PORT_DOWN:
+		return "down";
+	case IB_PORT_INIT:
+		return "init";
+	case IB_PORT_ARMED:
+		return "armed";
+	case IB_PORT_ACTIVE:
+		return "active";
+	case IB_PORT_ACTIVE_DEFER:
+		return "active, deferred";
+	default:
+		return "no state";
+	}
+}
+
+/* ---- Device Management agent (InfiniBand link layer) ------------------ */
+
+/*
+ * Initiators find SRP targets on an InfiniBand fabric with Device
+ * Management MADs (srp_daemon, ibsrpdm): each port with an IB link layer
+ * advertises IB_PORT_DEVICE_MGMT_SUP and answers GETs of ClassPortInfo,
+ * IOUnitInfo, IOControllerProfile and ServiceEntries.  The MAD payloads are
+ * built by srpt_dm_build_response() (srpt_mad.h, unit tested); this is the
+ * glue to the MAD layer.
+ */
+
+/**
+ * srpt_dm_fill_info() - what the IOC profile says about a port's target
+ * @sport: port.
+ * @info: filled in.
+ *
+ * The queue depth and RDMA size come from the first TPG of a target port
+ * bound to @sport (the in-tree driver keeps them per port), defaults when
+ * none is configured.
+ */
+static void srpt_dm_fill_info(struct srpt_port *sport,
+			      struct srpt_dm_info *info)
+{
+	const struct ib_device_attr *a = &sport->sdev->device->attrs;
+	struct srpt_tpg_attrs attrs = {
+		.max_rdma_size = SRPT_DEF_MAX_RDMA_SIZE,
+		.use_srq = false,
+	};
+	struct srpt_tport *tport;
+	struct srpt_tpg *stpg;
+	bool found = false;
+
+	mutex_lock(&srpt_dev_mutex);
+	list_for_each_entry(tport, &srpt_tport_list, entry) {
+		if (tport->sport != sport)
+			continue;
+		mutex_lock(&tport->tpg_mutex);
+		stpg = list_first_entry_or_null(&tport->tpg_list,
+						struct srpt_tpg, entry);
+		if (stpg) {
+			attrs = stpg->attrs;
+			found = true;
+		}
+		mutex_unlock(&tport->tpg_mutex);
+		if (found)
+			break;
+	}
+	mutex_unlock(&srpt_dev_mutex);
+
+	memset(info, 0, sizeof(*info));
+	info->ioc_guid = srpt_service_guid;
+	info->vendor_id = a->vendor_id;
+	info->device_id = a->vendor_part_id;
+	info->device_version = a->hw_ver;
+	info->subsys_vendor_id = a->vendor_id;
+	info->subsys_device_id = 0;
+	info->send_queue_depth = attrs.use_srq ?
+		min_t(u32, srpt_srq_size, U16_MAX) :
+		SRPT_RQ_SIZE - SRPT_RSVD_RECVS;
+	info->rdma_read_depth = 4;
+	info->send_size = srp_max_req_size;
+	info->rdma_size = attrs.max_rdma_size;
+	info->id_string = "Linux SRP target";
+}
+
+/**
+ * srpt_dm_send_done() - a DM response went out (or failed to)
+ * @agent: the port's agent.
+ * @wc: completion of the send.
+ */
+static void srpt_dm_send_done(struct ib_mad_agent *agent,
+			      struct ib_mad_send_wc *wc)
+{
+	rdma_destroy_ah(wc->send_buf->ah, RDMA_DESTROY_AH_SLEEPABLE);
+	ib_free_send_mad(wc->send_buf);
+}
+
+/**
+ * srpt_dm_recv() - answer a Device Management MAD
+ * @agent: the port's agent.
+ * @send_buf: unused (no request of ours is outstanding).
+ * @recv: the received MAD.
+ *
+ * Runs in process context.  A MAD srpt_dm_build_response() refuses (a
+ * response, another class, too short) is dropped.
+ */
+static void srpt_dm_recv(struct ib_mad_agent *agent,
+			 struct ib_mad_send_buf *send_buf,
+			 struct ib_mad_recv_wc *recv)
+{
+	struct srpt_port *sport = agent->context;
+	struct ib_mad_send_buf *rsp;
+	struct srpt_dm_info info;
+	struct ib_ah *ah;
+
+	if (!recv->wc || !recv->recv_buf.mad)
+		goto free;
+	ah = ib_create_ah_from_wc(agent->qp->pd, recv->wc,
+				  recv->recv_buf.grh, agent->port_num);
+	if (IS_ERR(ah))
+		goto free;
+	rsp = ib_create_send_mad(agent, recv->wc->src_qp,
+				 recv->wc->pkey_index, 0, IB_MGMT_DEVICE_HDR,
+				 IB_MGMT_DEVICE_DATA, GFP_KERNEL,
+				 IB_MGMT_BASE_VERSION);
+	if (IS_ERR(rsp))
+		goto destroy_ah;
+	srpt_dm_fill_info(sport, &info);
+	if (srpt_dm_build_response((const u8 *)recv->recv_buf.mad,
+				   sizeof(struct ib_mad), rsp->mad,
+				   IB_MGMT_DEVICE_HDR + IB_MGMT_DEVICE_DATA,
+				   &info))
+		goto free_rsp;
+	rsp->ah = ah;
+	if (ib_post_send_mad(rsp, NULL))
+		goto free_rsp;
+	goto free;
+
+free_rsp:
+	ib_free_send_mad(rsp);
+destroy_ah:
+	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+free:
+	ib_free_recv_mad(recv);
+}
+
+/**
+ * srpt_dm_register() - advertise device management and start the agent
+ * @sport: port; nothing happens unless its link layer is InfiniBand.
+ *
+ * Both steps may fail without harm (an SR-IOV virtual function may not
+ * change the capability mask): the failure is logged, logins still work,
+ * but srp_daemon cannot discover the target through this port.
+ */
+static void srpt_dm_register(struct srpt_port *sport)
+{
+	struct ib_device *dev = sport->sdev->device;
+	struct ib_port_modify mod = {
+		.set_port_cap_mask = IB_PORT_DEVICE_MGMT_SUP,
+	};
+	struct ib_mad_reg_req reg = {
+		.mgmt_class = IB_MGMT_CLASS_DEVICE_MGMT,
+		.mgmt_class_version = IB_MGMT_BASE_VERSION,
+	};
+	struct ib_mad_agent *agent;
+	int ret;
+
+	if (!rdma_protocol_ib(dev, sport->port_num))
+		return;
+	mutex_lock(&sport->dm_mutex);
+	if (!sport->dm_cap) {
+		ret = ib_modify_port(dev, sport->port_num, 0, &mod);
+		if (ret)
+			pr_warn("%s port %u: advertising device management failed (%d); srp_daemon will not find the target through this port (expected on SR-IOV virtual functions)\n",
+				dev_name(&dev->dev), sport->port_num, ret);
+		else
+			sport->dm_cap = true;
+	}
+	if (!sport->mad_agent) {
+		set_bit(IB_MGMT_METHOD_GET, reg.method_mask);
+		set_bit(IB_MGMT_METHOD_SET, reg.method_mask);
+		agent = ib_register_mad_agent(dev, sport->port_num,
+					      IB_QPT_GSI, &reg, 0,
+					      srpt_dm_send_done, srpt_dm_recv,
+					      sport, 0);
+		if (IS_ERR(agent))
+			pr_warn("%s port %u: registering the device management agent failed (%ld)\n",
+				dev_name(&dev->dev), sport->port_num,
+				PTR_ERR(agent));
+		else
+			sport->mad_agent = agent;
+	}
+	mutex_unlock(&sport->dm_mutex);
+}
+
+/**
+ * srpt_dm_unregister() - stop the agent and withdraw the capability
+ * @sport: port; no refresh of it runs or can be scheduled any more.
+ *
+ * Called without srpt_dev_mutex: unregistering waits for srpt_dm_recv(),
+ * which takes it.
+ */
+static void srpt_dm_unregister(struct srpt_port *sport)
+{
+	struct ib_port_modify mod = {
+		.clr_port_cap_mask = IB_PORT_DEVICE_MGMT_SUP,
+	};
+
+	mutex_lock(&sport->dm_mutex);
+	if (sport->mad_agent)
+		ib_unregister_mad_agent(sport->mad_agent);
+	sport->mad_agent = NULL;
+	if (sport->dm_cap)
+		ib_modify_port(sport->sdev->device, sport->port_num, 0, &mod);
+	sport->dm_cap = false;
+	mutex_unlock(&sport->dm_mutex);
+}
+
 /**
  * srpt_port_refresh() - re-read the attributes and GID 0 of a port
  * @sport: port to refresh.
  *
- * Updates the port's names and rebinds target ports when the GID changed.
+ * Updates the port's names and rebinds target ports when the GID changed,
+ * makes sure the Device Management agent runs (InfiniBand);
+ * closes the port's channels when it stopped being active (an initiator
+ * logs in again once the link is back).
  */
 static void srpt_port_refresh(struct srpt_port *sport)
 {
 	struct ib_device *dev = sport->sdev->device;
 	struct ib_port_attr attr;
+	bool went_down;
 	union ib_gid gid;
-	int ret;
+	int ret, n;
 
 	ret = ib_query_port(dev, sport->port_num, &attr);
 	if (ret) {
@@ -249,6 +475,8 @@ static void srpt_port_refresh(struct srpt_port *sport)
 		memset(&gid, 0, sizeof(gid));
 
 	mutex_lock(&srpt_dev_mutex);
+	went_down = sport->state == IB_PORT_ACTIVE &&
+		    attr.state != IB_PORT_ACTIVE;
 	sport->state = attr.state;
 	sport->lid = attr.lid;
 	sport->sm_lid = attr.sm_lid;
@@ -262,6 +490,16 @@ static void srpt_port_refresh(struct srpt_port *sport)
 		srpt_rebind_tports();
 	}
 	mutex_unlock(&srpt_dev_mutex);
+
+	/* The agent answers on every change: SM, LID, P_Key, port up. */
+	srpt_dm_register(sport);
+	if (went_down) {
+		n = srpt_close_channels(srpt_ch_on_port, sport);
+		pr_info("%s port %u: no longer active (%s)%s\n",
+			dev_name(&dev->dev), sport->port_num,
+			srpt_port_state_name(attr.state),
+			n ? ", its channels are being closed" : "");
+	}
 }
 
 static void srpt_port_refresh_work(struct work_struct *work)
@@ -337,6 +575,7 @@ static int srpt_add_one(struct ib_device *device)
 		sdev->ports[i].sdev = sdev;
 		sdev->ports[i].port_num = i + 1;
 		INIT_WORK(&sdev->ports[i].refresh_work, srpt_port_refresh_work);
+		mutex_init(&sdev->ports[i].dm_mutex);
 	}
 
 	mutex_lock(&srpt_dev_mutex);
@@ -2048,6 +2287,11 @@ static bool srpt_ch_on_device(struct srpt_rdma_ch *ch, const void *sdev)
 	return ch->sport->sdev == sdev;
 }
 
+static bool srpt_ch_on_port(struct srpt_rdma_ch *ch, const void *sport)
+{
+	return ch->sport == sport;
+}
+
 static bool srpt_ch_in_tpg(struct srpt_rdma_ch *ch, const void *stpg)
 {
 	return ch->stpg == stpg;
@@ -2129,8 +2373,10 @@ static void srpt_remove_one(struct ib_device *device, void *client_data)
 	srpt_srq_free(sdev);
 
 	ib_unregister_event_handler(&sdev->event_handler);
-	for (i = 0; i < sdev->port_cnt; i++)
+	for (i = 0; i < sdev->port_cnt; i++) {
 		cancel_work_sync(&sdev->ports[i].refresh_work);
+		srpt_dm_unregister(&sdev->ports[i]);
+	}
 
 	mutex_lock(&srpt_dev_mutex);
 	list_del(&sdev->entry);

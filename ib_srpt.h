@@ -33,6 +33,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_cm.h>
+#include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 #include <rdma/rw.h>
@@ -148,6 +149,11 @@ struct srpt_tpg_attrs {
  * @sdev: device this port belongs to.
  * @port_num: port number, 1-based.
  * @refresh_work: re-reads the port attributes after a port event.
+ * @dm_mutex: protects @mad_agent and @dm_cap.
+ * @mad_agent: Device Management agent (InfiniBand link layer only), or
+ *	NULL.
+ * @dm_cap: whether the port's capability mask advertises
+ *	IB_PORT_DEVICE_MGMT_SUP on our behalf.
  * @state: port state as last read.
  * @lid: LID as last read (0 on RoCE and iWARP).
  * @sm_lid: LID of the subnet manager as last read.
@@ -162,6 +168,9 @@ struct srpt_port {
 	struct srpt_device	*sdev;
 	u32			port_num;
 	struct work_struct	refresh_work;
+	struct mutex		dm_mutex;	/* see above */
+	struct ib_mad_agent	*mad_agent;
+	bool			dm_cap;
 
 	enum ib_port_state	state;
 	u16			lid;
