@@ -153,14 +153,21 @@ srp_disk() {
 	return 1
 }
 
+# srp_ib_srp_hosts: how many SCSI hosts ib_srp has (one per target port).
+srp_ib_srp_hosts() {
+	cat /sys/class/scsi_host/host*/proc_name 2>/dev/null | grep -c '^ib_srp$'
+}
+
 # srp_logout_all: delete every ib_srp remote port and wait until their
-# SCSI hosts are gone.
+# SCSI hosts are gone (ib_srp refuses a new login to the same target port,
+# "Already connected", until then).
 srp_logout_all() {
 	for p in /sys/class/srp_remote_ports/*; do
 		[ -e "$p/delete" ] && echo 1 >"$p/delete"
 	done
 	_sl_i=0
-	while ls /sys/class/srp_remote_ports/ 2>/dev/null | grep -q .; do
+	while ls /sys/class/srp_remote_ports/ 2>/dev/null | grep -q . ||
+		[ "$(srp_ib_srp_hosts)" != 0 ]; do
 		_sl_i=$((_sl_i + 1))
 		[ $_sl_i -le 300 ] || return 1
 		sleep 0.1
