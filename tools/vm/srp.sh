@@ -266,3 +266,25 @@ srpt_fmt_trace() {
 srpt_fmt_seen() {
 	kmsg_text | grep -c "ib_srpt: .*: SRP_CMD opcode .*, $1, [0-9]* descriptor"
 }
+
+# srp_test_begin: the start most data-path tests share: soft-RoCE, the
+# module under test, ib_srp, a ramdisk exported on LUN 0 and the node ACL of
+# ib_srp's initiator port id (exported as $ini).  Prints one TAP line and
+# ends the test (exit 1) when any of it fails.
+srp_test_begin() {
+	rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
+	srpt_load || { not_ok "target module loaded"; exit 1; }
+	srp_initiator_load
+	ini=$(srp_ini_id)
+	export ini
+	if srp_export_setup && srp_acl "$ini"; then
+		ok "ramdisk exported, ACL $ini"
+	else
+		not_ok "ramdisk exported, ACL $ini"
+		exit 1
+	fi
+}
+
+# srp_logout_wait: log every ib_srp port out and wait until the target has
+# released all its channels.
+srp_logout_wait() { srp_logout_all && srpt_channels_are 0 30; }

@@ -9,12 +9,7 @@
 . "$SRPT_REPO/tools/vm/srp.sh"
 ours() { [ "${SRPT_UNDER_TEST:-ours}" != intree ]; }
 
-rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
-srpt_load || { not_ok "target module loaded"; exit 1; }
-srp_initiator_load
-ini=$(srp_ini_id)
-if srp_export_setup && srp_acl "$ini"; then ok "ramdisk exported, ACL $ini"; else
-	not_ok "ramdisk exported, ACL $ini"; exit 1; fi
+srp_test_begin
 at=$SRPT_TPG/attrib
 
 got=
@@ -92,13 +87,13 @@ else
 	# The in-tree driver destroys the SRQ under the live channels
 	# ("Destroy of kernel SRQ shouldn't fail" WARNING): log out first.
 	not_ok "use_srq=0 with a live session # TODO the in-tree driver destroys the SRQ its live channels use"
-	srp_logout_all && srpt_channels_are 0 30 && echo 0 >$at/use_srq
+	srp_logout_wait && echo 0 >$at/use_srq
 	run_ok "logged in again" sh -c ". $SRPT_REPO/tools/vm/srp.sh; srp_login && srpt_channels_are $nch 60"
 	disk=$(srp_disk 30)
 fi
 run_ok "its disk is back" sh -c "i=0; until dd if=$disk of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; do i=\$((i+1)); [ \$i -le 60 ] || exit 1; sleep 1; done"
 run_ok "no SRQ: fio verify bs=64k direct" fio_direct "$disk" 64k 8m --iodepth=16
 
-run_ok "logout" sh -c ". $SRPT_REPO/tools/vm/srp.sh; srp_logout_all && srpt_channels_are 0 30"
+run_ok "logout" srp_logout_wait
 run_ok "target teardown" srp_export_teardown
 run_ok "rmmod (frees the SRQ)" rmmod ib_srpt

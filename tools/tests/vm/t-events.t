@@ -8,12 +8,7 @@
 . "$SRPT_REPO/tools/vm/srp.sh"
 ours() { [ "${SRPT_UNDER_TEST:-ours}" != intree ]; }
 
-rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
-srpt_load || { not_ok "target module loaded"; exit 1; }
-srp_initiator_load
-ini=$(srp_ini_id)
-if srp_export_setup && srp_acl "$ini"; then ok "ramdisk exported, ACL $ini"; else
-	not_ok "ramdisk exported, ACL $ini"; exit 1; fi
+srp_test_begin
 if srp_login && disk=$(srp_disk 30); then ok "login ($disk)"; else not_ok "login"; exit 1; fi
 nch=$(srpt_channels)
 dd if=/dev/urandom of=/tmp/pat bs=1M count=2 2>/dev/null
@@ -84,7 +79,7 @@ after_flap_login "after the link came back"
 
 # 2. A new MAC changes GID 0: the target port is unbound; the old MAC binds
 #    it again.
-run_ok "logout" sh -c ". $SRPT_REPO/tools/vm/srp.sh; srp_logout_all && srpt_channels_are 0 30"
+run_ok "logout" srp_logout_wait
 mac=$(cat /sys/class/net/veth0/address)
 run_ok "veth0 gets a new MAC" ip link set veth0 address 02:00:00:00:00:42
 run_ok "GID 0 follows" sh -c 'i=0; until grep -q "0000:00ff:fe00:0042" /sys/class/infiniband/rxe0/ports/1/gids/0; do i=$((i+1)); [ $i -le 100 ] || exit 1; sleep 0.1; done'
@@ -99,6 +94,6 @@ if ours; then
 	run_ok "the target port is bound again" wait_kmsg "target port 0x$RXE_GID_HEX: bound to rxe0 port 1" 10
 fi
 after_flap_login "after the GID came back"
-run_ok "logout" sh -c ". $SRPT_REPO/tools/vm/srp.sh; srp_logout_all && srpt_channels_are 0 30"
+run_ok "logout" srp_logout_wait
 run_ok "target teardown" srp_export_teardown
 run_ok "rmmod" rmmod ib_srpt

@@ -8,19 +8,13 @@
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
 
-rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
-srpt_load || { not_ok "target module loaded"; exit 1; }
-srp_initiator_load
-ini=$(srp_ini_id)
-if srp_export_setup && srp_acl "$ini"; then ok "ramdisk exported, ACL $ini"; else
-	not_ok "ramdisk exported, ACL $ini"; exit 1; fi
+srp_test_begin
 
 # login: log in and find the disk; sets $disk.
 login() {
 	disk=
 	srp_login "${1:-}" && disk=$(srp_disk 30)
 }
-logout_wait() { srp_logout_all && srpt_channels_are 0 30; }
 # bg_fio DISK OFFSET: verified random writes in the background ($bg).
 bg_fio() {
 	fio --name=bg --filename="$1" --offset="$2" --size=16m --rw=randwrite \
@@ -80,7 +74,7 @@ for r in device target bus host; do
 	bg_wait_ok "fio verify passes across the $r reset"
 done
 run_ok "$nch channel(s) after the resets" srpt_channels_are "$nch" 30
-run_ok "logout" logout_wait
+run_ok "logout" srp_logout_wait
 
 # 2. Logout/login x50, a write and read-back in between.
 bad=
@@ -88,7 +82,7 @@ i=1
 while [ $i -le 50 ]; do
 	if ! login; then bad="$bad login#$i"; break; fi
 	if ! pattern $((i % 32)) || ! same_data $((i % 32)); then bad="$bad data#$i"; fi
-	if ! logout_wait; then bad="$bad logout#$i"; break; fi
+	if ! srp_logout_wait; then bad="$bad logout#$i"; break; fi
 	i=$((i + 1))
 done
 is "$bad" "" "50 logins and logouts, 1 MiB written and read back in each"

@@ -38,8 +38,7 @@ login() {
 		return 1
 	fi
 }
-logout_wait() { srp_logout_all && srpt_channels_are 0 30; }
-logout() { run_ok "logout; the target released its channels" logout_wait; }
+logout() { run_ok "logout; the target released its channels" srp_logout_wait; }
 # formats WANT... -- NOTWANT...: the descriptor formats seen since the
 # last call (ours only: the trace is our driver's).
 fmt_base_direct=0 fmt_base_indirect=0 fmt_base_external=0 fmt_base_immediate=0

@@ -55,7 +55,7 @@ if [ "${SRPT_UNDER_TEST:-ours}" != intree ]; then
 	esac
 fi
 run_ok "fio verify" fio_direct "$disk" 64k 8m
-run_ok "logout" sh -c ". $SRPT_REPO/tools/vm/srp.sh; srp_logout_all && srpt_channels_are 0 30"
+run_ok "logout" srp_logout_wait
 run_ok "clearconfig" q clearconfig confirm=True
 echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port 2>/dev/null
 [ -d $CFS/srpt ] && rmdir $CFS/srpt

@@ -11,12 +11,7 @@ if [ "${SRPT_UNDER_TEST:-ours}" = intree ]; then
 	exit 0
 fi
 
-rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
-srpt_load || { not_ok "target module loaded"; exit 1; }
-srp_initiator_load
-ini=$(srp_ini_id)
-if srp_export_setup && srp_acl "$ini"; then ok "ramdisk exported, ACL $ini"; else
-	not_ok "ramdisk exported, ACL $ini"; exit 1; fi
+srp_test_begin
 info=$SRPT_TPG/acls/$ini/info
 # rtslib warns on stderr when configfs was set up without it: keep stdout.
 tcli_out() { tcli "$@" 2>/dev/null; }
@@ -71,7 +66,7 @@ wait $bg
 if [ $busy -gt 0 ]; then ok "info shows commands in progress under I/O ($busy)"; else
 	not_ok "info shows commands in progress under I/O"; fi
 
-run_ok "logout" sh -c ". $SRPT_REPO/tools/vm/srp.sh; srp_logout_all && srpt_channels_are 0 30"
+run_ok "logout" srp_logout_wait
 is "$(cat $info)" "No active SRP session" "info after logout"
 run_is "targetcli sessions after logout" 0 "(no open sessions)" tcli_out sessions
 run_ok "target teardown" srp_export_teardown
