@@ -148,6 +148,36 @@ module_param_cb(srpt_service_guid, &srpt_guid_ops, &srpt_service_guid, 0444);
 MODULE_PARM_DESC(srpt_service_guid,
 		 "Service GUID used as ioc_guid, id_ext and IB CM service id (default: node GUID of the first RDMA device).");
 
+/*
+ * RDMA/CM port to listen on from load time, so that the listener survives a
+ * reboot through /etc/modprobe.d (rtslib-fb's saveconfig does not save
+ * discovery_auth/rdma_cm_port for srpt).  Reading it shows the port listened
+ * on now, whichever way it was set.
+ */
+static u16 srpt_rdma_cm_port_param;
+
+static int srpt_param_set_cm_port(const char *val,
+				  const struct kernel_param *kp)
+{
+	if (kstrtou16(val, 0, kp->arg)) {
+		pr_err("invalid value '%s' for parameter %s: must be a port number 0..65535 (0: no listener)\n",
+		       val, kp->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int srpt_param_get_cm_port(char *buf, const struct kernel_param *kp);
+
+static const struct kernel_param_ops srpt_cm_port_ops = {
+	.set = srpt_param_set_cm_port,
+	.get = srpt_param_get_cm_port,
+};
+module_param_cb(rdma_cm_port, &srpt_cm_port_ops, &srpt_rdma_cm_port_param,
+		0444);
+MODULE_PARM_DESC(rdma_cm_port,
+		 "RDMA/CM port to listen on from load time (0..65535, default 0: none until discovery_auth/rdma_cm_port is written).");
+
 /* ======================================================================== */
 /* 2. RDMA devices and ports                                                */
 /* ======================================================================== */
@@ -3487,42 +3517,31 @@ static ssize_t srpt_rdma_cm_port_show(struct config_item *item, char *page)
 }
 
 /**
- * srpt_rdma_cm_port_store() - write discovery_auth/rdma_cm_port
- * @item: unused.
- * @page: a port number; 0 stops listening.
- * @count: length of @page.
+ * srpt_set_listen_port() - start, move or stop the RDMA/CM listener
+ * @port: new port; 0 stops listening.
  *
- * The new listener is created before the old one is destroyed, so a failed
- * write leaves the old one working.  Channels of the old listener stay.
+ * The new listener is created before the old one is destroyed, so a failure
+ * leaves the old one working.  Channels of the old listener stay.
  *
- * Return: @count or a negative errno.
+ * Return: 0 or a negative errno.
  */
-static ssize_t srpt_rdma_cm_port_store(struct config_item *item,
-				       const char *page, size_t count)
+static int srpt_set_listen_port(u16 port)
 {
 	struct rdma_cm_id *id = NULL, *old;
-	u16 port;
-	int ret;
 
-	ret = kstrtou16(page, 0, &port);
-	if (ret) {
-		pr_err("invalid rdma_cm_port '%.*s': must be a port number 0..65535 (0: no listener)\n",
-		       (int)min_t(size_t, count, 16), page);
-		return ret;
-	}
 	mutex_lock(&srpt_listen_mutex);
-	if (port && port != srpt_listen_port) {
+	if (port && port == srpt_listen_port) {
+		mutex_unlock(&srpt_listen_mutex);
+		return 0;
+	}
+	if (port) {
 		id = srpt_rdma_cm_listen(port);
 		if (IS_ERR(id)) {
-			ret = PTR_ERR(id);
-			pr_err("listening for RDMA/CM logins on port %u failed (%d)\n",
-			       port, ret);
 			mutex_unlock(&srpt_listen_mutex);
-			return ret;
+			pr_err("listening for RDMA/CM logins on port %u failed (%ld)\n",
+			       port, PTR_ERR(id));
+			return PTR_ERR(id);
 		}
-	} else if (port) {
-		mutex_unlock(&srpt_listen_mutex);
-		return count;
 	}
 	old = srpt_listen_id;
 	srpt_listen_id = id;
@@ -3532,11 +3551,41 @@ static ssize_t srpt_rdma_cm_port_store(struct config_item *item,
 		rdma_destroy_id(old);
 	if (port)
 		pr_info("listening for RDMA/CM logins on port %u\n", port);
-	else
+	else if (old)
 		pr_info("no longer listening for RDMA/CM logins\n");
-	return count;
+	return 0;
+}
+
+/**
+ * srpt_rdma_cm_port_store() - write discovery_auth/rdma_cm_port
+ * @item: unused.
+ * @page: a port number; 0 stops listening.
+ * @count: length of @page.
+ *
+ * Return: @count or a negative errno.
+ */
+static ssize_t srpt_rdma_cm_port_store(struct config_item *item,
+				       const char *page, size_t count)
+{
+	u16 port;
+	int ret;
+
+	ret = kstrtou16(page, 0, &port);
+	if (ret) {
+		pr_err("invalid rdma_cm_port '%.*s': must be a port number 0..65535 (0: no listener)\n",
+		       (int)min_t(size_t, count, 16), page);
+		return ret;
+	}
+	ret = srpt_set_listen_port(port);
+	return ret ? ret : count;
 }
 CONFIGFS_ATTR(srpt_, rdma_cm_port);
+
+/* The rdma_cm_port module parameter reads the live listener port. */
+static int srpt_param_get_cm_port(char *buf, const struct kernel_param *kp)
+{
+	return srpt_rdma_cm_port_show(NULL, buf);
+}
 
 static struct configfs_attribute *srpt_da_attrs[] = {
 	&srpt_attr_rdma_cm_port,
@@ -3896,10 +3945,16 @@ static int __init srpt_init_module(void)
 		goto unregister_template;
 	}
 
+	ret = srpt_set_listen_port(srpt_rdma_cm_port_param);
+	if (ret)
+		goto unregister_client;
+
 	pr_info("version %s loaded (srp_max_req_size %u, srpt_srq_size %u)\n",
 		SRPT_DRV_VERSION, srp_max_req_size, srpt_srq_size);
 	return 0;
 
+unregister_client:
+	ib_unregister_client(&srpt_client);
 unregister_template:
 	target_unregister_template(&srpt_template);
 destroy_wq:

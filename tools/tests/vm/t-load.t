@@ -29,4 +29,19 @@ srpt_unload
 run_ok "srpt_service_guid=0x1234 accepted" srpt_load srpt_service_guid=0x1234
 is "$(cat $p/srpt_service_guid)" 0x0000000000001234 "srpt_service_guid reads back"
 srpt_unload
+if [ "${SRPT_UNDER_TEST:-ours}" = intree ]; then
+	ok "# SKIP the in-tree driver has no rdma_cm_port parameter"
+else
+	run_fails "rdma_cm_port=65536 refused" srpt_load rdma_cm_port=65536
+	run_fails "rdma_cm_port=port refused" srpt_load rdma_cm_port=port
+	run_ok "rdma_cm_port=5555 accepted" srpt_load rdma_cm_port=5555
+	is "$(cat $p/rdma_cm_port)" 5555 "rdma_cm_port reads back"
+	mkdir -p /sys/kernel/config/target/srpt
+	is "$(cat /sys/kernel/config/target/srpt/discovery_auth/rdma_cm_port 2>&1)" 5555 \
+		"discovery_auth/rdma_cm_port shows the parameter's port"
+	echo 0 >/sys/kernel/config/target/srpt/discovery_auth/rdma_cm_port
+	is "$(cat $p/rdma_cm_port)" 0 "rdma_cm_port follows configfs"
+	rmdir /sys/kernel/config/target/srpt
+	srpt_unload
+fi
 if [ -e /sys/module/ib_srpt ]; then not_ok "module gone after the last unload"; else ok "module gone after the last unload"; fi

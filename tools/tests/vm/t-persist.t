@@ -3,8 +3,10 @@
 # targetcli saveconfig, clearconfig, restoreconfig: the srpt target, LUN,
 # ACL and TPG attributes come back, and the initiator logs in again.
 # rtslib-fb saves no fabric-level attribute for srpt, so the RDMA/CM port
-# (discovery_auth/rdma_cm_port) is not in the saved file: it is written
-# again by hand, as an administrator's boot script would.
+# (discovery_auth/rdma_cm_port) is not in the saved file.  While the module
+# stays loaded the listener stays; across a reboot (clearconfig, rmmod,
+# restoreconfig, which loads the module) the rdma_cm_port module parameter
+# in /etc/modprobe.d brings it back.
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
 
@@ -44,19 +46,59 @@ run_ok "restoreconfig" q restoreconfig /tmp/saved.json
 state >/tmp/after
 if cmp -s /tmp/before /tmp/after; then ok "target, LUN, ACL, mapped LUN, TPG attributes restored"; else
 	not_ok "target, LUN, ACL, mapped LUN, TPG attributes restored"; diff /tmp/before /tmp/after | sed 's/^/# /'; fi
-run_ok "RDMA/CM port written again" sh -c "echo $SRPT_CM_PORT >$CFS/srpt/discovery_auth/rdma_cm_port"
-if srp_login && disk=$(srp_disk 30); then ok "login after restoreconfig ($disk)"; else
-	not_ok "login after restoreconfig"; kmsg_text | tail -n 5 | sed 's/^/# /'; fi
-l=$(kmsg_text | grep "ib_srpt: .*logged in from" | tail -n 1)
-if [ "${SRPT_UNDER_TEST:-ours}" != intree ]; then
-	case $l in
-	*"/128 bytes"*"send queue 1024, shared receive queue"*) ok "the login used the restored attributes" ;;
-	*) not_ok "the login used the restored attributes"; diag "$l" ;;
-	esac
+port=$(cat $CFS/srpt/discovery_auth/rdma_cm_port)
+if [ "$port" = "$SRPT_CM_PORT" ]; then ok "RDMA/CM port kept ($port)"; else
+	not_ok "RDMA/CM port kept"; diag "rdma_cm_port is '$port'"; fi
+# login_and_io WHAT: log in, check the login used the restored attributes,
+# fio verify, log out.
+login_and_io() {
+	if srp_login && disk=$(srp_disk 30); then ok "login after $1 ($disk)"; else
+		not_ok "login after $1"; kmsg_text | tail -n 5 | sed 's/^/# /'; return; fi
+	l=$(kmsg_text | grep "ib_srpt: .*logged in from" | tail -n 1)
+	if [ "${SRPT_UNDER_TEST:-ours}" != intree ]; then
+		case $l in
+		*"/128 bytes"*"send queue 1024, shared receive queue"*) ok "the login used the restored attributes" ;;
+		*) not_ok "the login used the restored attributes"; diag "$l" ;;
+		esac
+	fi
+	run_ok "fio verify" fio_direct "$disk" 64k 8m
+	run_ok "logout" srp_logout_wait
+}
+login_and_io restoreconfig
+
+# unload: what a shutdown leaves (target service's clearconfig, rmmod).
+unload() {
+	q clearconfig confirm=True || return 1
+	echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port 2>/dev/null
+	if [ -d $CFS/srpt ]; then rmdir $CFS/srpt || return 1; fi
+	rmmod ib_srpt
+}
+run_ok "clearconfig and rmmod (a reboot)" unload
+if [ "${SRPT_UNDER_TEST:-ours}" = intree ]; then
+	ok "# SKIP the in-tree driver has no rdma_cm_port parameter"
+else
+	# rtslib-fb loads the module with modprobe; make modprobe load ours.
+	cat >/etc/modprobe.d/ib_srpt.conf <<-EOF
+	install ib_srpt /sbin/insmod ${SRPT_KO:-$SRPT_REPO/ib_srpt.ko} \$CMDLINE_OPTS
+	options ib_srpt rdma_cm_port=$SRPT_CM_PORT
+	EOF
+	run_ok "restoreconfig loads the module" q restoreconfig /tmp/saved.json
+	p=$(cat /sys/module/ib_srpt/parameters/rdma_cm_port 2>&1)
+	c=$(cat $CFS/srpt/discovery_auth/rdma_cm_port 2>&1)
+	if [ "$p" = "$SRPT_CM_PORT" ] && [ "$c" = "$SRPT_CM_PORT" ]; then
+		ok "rdma_cm_port=$SRPT_CM_PORT from /etc/modprobe.d listens"
+	else
+		not_ok "rdma_cm_port=$SRPT_CM_PORT from /etc/modprobe.d listens"
+		diag "parameter '$p', configfs '$c'"
+	fi
+	state >/tmp/after2
+	if cmp -s /tmp/before /tmp/after2; then ok "configuration restored after the reboot"; else
+		not_ok "configuration restored after the reboot"; diff /tmp/before /tmp/after2 | sed 's/^/# /'; fi
+	login_and_io "the reboot"
+	echo 1234 >$CFS/srpt/discovery_auth/rdma_cm_port
+	p=$(cat /sys/module/ib_srpt/parameters/rdma_cm_port)
+	if [ "$p" = 1234 ]; then ok "the parameter shows the port written to configfs"; else
+		not_ok "the parameter shows the port written to configfs"; diag "'$p'"; fi
+	rm -f /etc/modprobe.d/ib_srpt.conf
+	run_ok "clearconfig and rmmod" unload
 fi
-run_ok "fio verify" fio_direct "$disk" 64k 8m
-run_ok "logout" srp_logout_wait
-run_ok "clearconfig" q clearconfig confirm=True
-echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port 2>/dev/null
-[ -d $CFS/srpt ] && rmdir $CFS/srpt
-run_ok "rmmod" rmmod ib_srpt
