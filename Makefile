@@ -16,7 +16,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 SRC := $(CURDIR)
 KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 
-.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo
+.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo debug-kernel check-debug
 
 all: modules
 
@@ -46,6 +46,8 @@ help:
 	@echo "make check-harness only the VM harness's own tests (boots VMs)"
 	@echo "make check-vm     only the VM tests (SRPT_UNDER_TEST=intree for the in-tree driver)"
 	@echo "make check-intree the VM tests against the distro's in-tree ib_srpt"
+	@echo "make debug-kernel build (once, cached) a KASAN/UBSAN/lockdep/kmemleak kernel"
+	@echo "make check-debug  data-path and hostile VM tests on that kernel (slow)"
 	@echo "make demo         boot the VM, export a RAM disk, log in with ib_srp, run fio"
 
 deps:
@@ -71,5 +73,12 @@ check-vm: modules
 
 check-intree:
 	SRPT_UNDER_TEST=intree tools/check.sh vm
+
+# Not part of "make check": a kernel build (20 min), then slow VM tests.
+debug-kernel: deps
+	tools/debug-kernel/build.sh
+
+check-debug: deps
+	tools/debug-kernel/check-debug.sh
 
 endif

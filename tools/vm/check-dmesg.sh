@@ -10,7 +10,9 @@
 # sleep, bad page state, ...), "kernel BUG at", Oops, general protection
 # fault, Kernel panic, lockdep reports, RCU stalls and suspicious RCU usage,
 # hung tasks, hard lockups, refcount_t, UBSAN, KASAN, kmemleak and list
-# corruption.  "Call Trace:" alone is none: sysrq and hung tasks print it.
+# corruption.  Lockdep's "trying to register non-static key" (a lock used
+# uninitialized) prints no WARNING, so it is a pattern of its own.  "Call
+# Trace:" alone is none: sysrq and hung tasks print it.
 #
 # Only kernel log lines count: the line must start with printk's timestamp,
 # "[   12.345678] " (after an optional "<4>" level as "dmesg -r" prints,
@@ -43,7 +45,7 @@ for f in "$@"; do
 			if (s !~ /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] (\[ *[CT][0-9]+\] )?/)
 				continue
 			if (s ~ /WARNING:|BUG:|kernel BUG at|Oops|general protection fault|Kernel panic|\[ cut here \]/ ||
-			    s ~ /possible recursive locking|circular locking dependency|inconsistent lock state|possible irq lock inversion|bad unlock balance/ ||
+			    s ~ /possible recursive locking|circular locking dependency|inconsistent lock state|possible irq lock inversion|bad unlock balance|register non-static key/ ||
 			    s ~ /suspicious RCU usage|self-detected stall|detected stalls on CPU|rcu: INFO:|blocked for more than|hard LOCKUP/ ||
 			    s ~ /refcount_t:|UBSAN:|KASAN:|unreferenced object|suspected memory leak|list_add corruption|list_del corruption/ ||
 			    s ~ /sleeping function called from invalid context/) {

@@ -14,6 +14,14 @@ test=$(arg srpt.test)
 export SRPT_REPO SRPT_UNDER_TEST
 SRPT_REPO=$(arg srpt.repo)
 SRPT_UNDER_TEST=$(arg srpt.under)
+# vmtest's SRPT_KO (the ib_srpt.ko to load) and SRPT_VM_MODULES: a kernel
+# whose modules are not in the host's /lib/modules gets them linked there.
+SRPT_KO=$(arg srpt.ko)
+[ -z "$SRPT_KO" ] || export SRPT_KO
+mods=$(arg srpt.modules)
+if [ -n "$mods" ] && [ ! -e "/lib/modules/$(uname -r)" ]; then
+	ln -s "$mods" "/lib/modules/$(uname -r)"
+fi
 # Every kernel log record, from boot on: the ring buffer wraps when a test
 # traces commands (dyndbg), and the splat check must see all of it.  Tests
 # read it as $SRPT_KMSG.
@@ -35,6 +43,19 @@ kmsg_pid=$!
 while [ ! -e $SRPT_KMSG ] && kill -0 $kmsg_pid 2>/dev/null; do sleep 0.1; done
 timeout "$(arg srpt.timeout)" sh "$test" >/results/tap 2>&1
 echo $? >/results/rc
+# Kernels with kmemleak (the debug kernel, which has no automatic scan):
+# scan twice (objects younger than 5 s are not reported yet) and save the
+# report; vmtest fails the splat test on a report that is not empty.
+kml=/sys/kernel/debug/kmemleak
+grep -q " /sys/kernel/debug debugfs" /proc/mounts ||
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+if [ -e $kml ]; then
+	if echo scan >$kml && sleep 5 && echo scan >$kml; then
+		cat $kml >/results/kmemleak
+	else
+		echo "guest-init: kmemleak scan failed (kmemleak disabled?)" >/results/kmemleak
+	fi
+fi
 # Stop the logger only once it has caught up with the log's end.
 echo "guest-init: test finished" >/dev/kmsg
 i=0

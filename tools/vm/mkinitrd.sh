@@ -1,11 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# mkinitrd.sh KVER OUT: a tiny initramfs (busybox-static and the modules that
-# mount the host root over 9p with a tmpfs overlay), then switch_root into it
-# and run the guest script named by srpt.init= on the kernel command line.
+# mkinitrd.sh KVER OUT [MODDIR]: a tiny initramfs (busybox-static and the
+# modules that mount the host root over 9p with a tmpfs overlay), then
+# switch_root into it and run the guest script named by srpt.init= on the
+# kernel command line.
+# MODDIR (default /lib/modules/KVER) holds the kernel's modules; those
+# built in (the debug kernel's) are simply not found.
 set -eu
 kver=$1 out=$2
-mods=/lib/modules/$kver
+mods=${3:-/lib/modules/$kver}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin" "$tmp/lib/modules" "$tmp/proc" "$tmp/sys" "$tmp/dev" "$tmp/newroot" "$tmp/host" "$tmp/rw"

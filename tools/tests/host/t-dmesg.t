@@ -41,6 +41,7 @@ splat "lockdep circular dependency" "[    1.0] =================================
 [    1.0] WARNING: possible circular locking dependency detected"
 splat "lockdep inconsistent lock state" "[    1.0] WARNING: inconsistent lock state"
 splat "lockdep bad unlock balance" "[    1.0] WARNING: bad unlock balance detected!"
+splat "lockdep non-static key" "[    1.0] INFO: trying to register non-static key."
 splat "suspicious RCU usage" "[    4.4] WARNING: suspicious RCU usage"
 splat "RCU self-detected stall" "[   30.1] rcu: INFO: rcu_preempt self-detected stall on CPU"
 splat "RCU stall" "[   30.1] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:"
