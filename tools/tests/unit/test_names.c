@@ -116,6 +116,13 @@ int main(void)
 	v6[10] = 0xff; v6[11] = 0xff;
 	v6[12] = 10; v6[13] = 1; v6[14] = 2; v6[15] = 3;
 	init_ok("::ffff:10.1.2.3", SRPT_NAME_IPV6, v6, "");
+	/*
+	 * Zeros ending a hex group are digits, not leading zeros
+	 * (tools/fuzz/regressions/names/ipv6-trailing-zeros).
+	 */
+	memset(v6, 0, 16);
+	v6[0] = 0x0f; v6[1] = 0xe4; v6[14] = 0x0e; v6[15] = 0x00;
+	init_ok("fe4::e00", SRPT_NAME_IPV6, v6, "");
 
 	init_bad("");
 	init_bad("nonsense");
