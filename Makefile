@@ -16,7 +16,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 SRC := $(CURDIR)
 KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 
-.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo debug-kernel check-debug
+.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo tools debug-kernel check-debug fuzz
 
 all: modules
 
@@ -33,6 +33,10 @@ uninstall:
 	rm -f /lib/modules/$(KVER)/updates/ib_srpt.ko*
 	depmod -a $(KVER)
 
+# The userspace SRP initiator srp-probe and the hostile-input suite.
+tools:
+	$(MAKE) -C tools/srp-probe O=$(SRC)/build/srp-probe
+
 clean:
 	$(KBUILD) clean 2>/dev/null || true
 	rm -rf build
@@ -48,13 +52,15 @@ help:
 	@echo "make check-intree the VM tests against the distro's in-tree ib_srpt"
 	@echo "make debug-kernel build (once, cached) a KASAN/UBSAN/lockdep/kmemleak kernel"
 	@echo "make check-debug  data-path and hostile VM tests on that kernel (slow)"
+	@echo "make tools        build/srp-probe/: srp-probe (userspace SRP initiator), srp-hostile"
 	@echo "make demo         boot the VM, export a RAM disk, log in with ib_srp, run fio"
+	@echo "make fuzz         run each libFuzzer harness of the wire code FUZZ_SECONDS (60) s"
 
 deps:
 	sh tools/install-deps.sh
 
 check: deps
-	$(MAKE) modules
+	$(MAKE) modules tools
 	tools/check.sh all
 
 # One command on a fresh Debian 12 machine: packages, module, VM, SRP login.
@@ -68,11 +74,18 @@ check-host: modules
 check-harness:
 	tools/check.sh harness
 
-check-vm: modules
+check-vm: modules tools
 	tools/check.sh vm
 
-check-intree:
+check-intree: tools
 	SRPT_UNDER_TEST=intree tools/check.sh vm
+
+# libFuzzer harnesses of the pure wire code (tools/fuzz/), FUZZ_SECONDS each
+# (FUZZ_HARNESSES="cmd names" limits them); new inputs and crashes go to
+# build/fuzz/.  "make check" runs a short smoke pass (t-fuzz.t).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	tools/fuzz/fuzz.sh run $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
 
 # Not part of "make check": a kernel build (20 min), then slow VM tests.
 debug-kernel: deps

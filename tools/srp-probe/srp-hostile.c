@@ -1,0 +1,1100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * srp-hostile: send an SRP target what a broken or malicious initiator
+ * could, and check the target's exact answer to each: the SRP_LOGIN_REJ
+ * reason, the SRP_RSP status and sense data, the task management response
+ * code, or a clean disconnect, and that the target still serves a
+ * well-behaved channel afterwards.  Prints TAP.
+ *
+ * The expected answers are those of the SRP r16a specification where it
+ * fixes them, and otherwise those ib_srpt documents (Documentation/srpt.rst,
+ * "Malformed requests").  The LUN given with --lun must be one this
+ * initiator may overwrite.
+ */
+#include "srpi.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define REJ_UNABLE	0x00010000
+#define REJ_IU_LEN	0x00010002
+#define REJ_ASSOCIATE	0x00010003
+#define REJ_FMT		0x00010004
+#define IMM_OFFSET	80
+#define MB		(1u << 20)
+
+struct ctx {
+	struct srpi_opts o;
+	struct srpi_login l;	/* a login the target accepts */
+	uint32_t max_req;	/* the target's srp_max_req_size */
+	uint64_t lun;
+	int srq;
+	const char *only;
+	int n, failed;
+};
+
+static uint8_t iu[SRPI_SLOT_SIZE];
+
+static int want(struct ctx *x, const char *name)
+{
+	return !x->only || strstr(name, x->only);
+}
+
+static void result(struct ctx *x, int pass, const char *name,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	x->n++;
+	printf("%sok %d - %s\n", pass ? "" : "not ", x->n, name);
+	if (!pass) {
+		x->failed++;
+		if (fmt) {
+			printf("# ");
+			va_start(ap, fmt);
+			vprintf(fmt, ap);
+			va_end(ap);
+			printf("\n");
+		}
+	}
+	fflush(stdout);
+}
+
+/* ---- logins ------------------------------------------------------------- */
+
+static struct srpi_conn *login_raw(struct ctx *x, const uint8_t *pd,
+				   size_t len, struct srpi_outcome *out)
+{
+	struct srpi_opts o = x->o;
+
+	return srpi_connect(&o, pd, len, out);
+}
+
+static struct srpi_conn *login(struct ctx *x, const struct srpi_login *l,
+			       struct srpi_outcome *out)
+{
+	uint8_t pd[SRPI_LOGIN_RDMA_LEN];
+	struct srpi_conn *c;
+
+	srpi_build_login(pd, l);
+	c = login_raw(x, pd, sizeof(pd), out);
+	if (c && (out->rsp_flags & SRPI_RSP_IMMED_SUPP))
+		srpi_set_imm_offset(c, l->imm_offset);
+	return c;
+}
+
+/* A channel that must open; NULL after reporting the failure. */
+static struct srpi_conn *open_ch(struct ctx *x, const char *name)
+{
+	struct srpi_outcome out;
+	struct srpi_conn *c = login(x, &x->l, &out);
+
+	if (!c)
+		result(x, 0, name, "login failed: %s: %s",
+		       srpi_result_str(out.result), out.msg);
+	return c;
+}
+
+static void expect_rej(struct ctx *x, const char *name,
+		       const struct srpi_login *l, uint32_t reason)
+{
+	struct srpi_outcome out;
+	struct srpi_conn *c;
+
+	if (!want(x, name))
+		return;
+	c = login(x, l, &out);
+	if (c) {
+		result(x, 0, name, "login accepted, expected reject 0x%08x",
+		       reason);
+		srpi_disconnect(c);
+		srpi_close(c);
+		return;
+	}
+	result(x, out.result == SRPI_E_REJECTED && out.has_rej &&
+	       out.rej_reason == reason && out.tag_ok, name,
+	       "%s: %s (expected SRP_LOGIN_REJ 0x%08x with the request's tag)",
+	       srpi_result_str(out.result), out.msg, reason);
+}
+
+static void expect_rej_raw(struct ctx *x, const char *name, const uint8_t *pd,
+			   size_t len, uint32_t reason)
+{
+	struct srpi_outcome out;
+	struct srpi_conn *c;
+
+	if (!want(x, name))
+		return;
+	c = login_raw(x, pd, len, &out);
+	if (c) {
+		result(x, 0, name, "login accepted, expected reject");
+		srpi_disconnect(c);
+		srpi_close(c);
+		return;
+	}
+	result(x, out.result == SRPI_E_REJECTED && out.has_rej &&
+	       out.rej_reason == reason, name, "%s: %s (expected 0x%08x)",
+	       srpi_result_str(out.result), out.msg, reason);
+}
+
+/* TEST UNIT READY until GOOD (a reset leaves a unit attention first). */
+static int tur(struct srpi_conn *c, uint64_t lun, struct srpi_rsp *r)
+{
+	struct srpi_cmd cmd = { .lun = lun, .cdb_len = 6 };
+	int i, ret = -1;
+
+	for (i = 0; i < 3; i++) {
+		cmd.tag = 0;
+		ret = srpi_scsi(c, &cmd, 10000, r);
+		if (ret || r->status != 0x02 || r->key != 0x6)
+			break;
+	}
+	return ret ? ret : r->status;
+}
+
+static void expect_alive(struct ctx *x, struct srpi_conn *c, const char *name)
+{
+	struct srpi_rsp r;
+	int ret = tur(c, x->lun, &r);
+
+	result(x, ret == 0, name, "TEST UNIT READY: %s",
+	       ret == SRPI_GONE ? srpi_gone_why(c) :
+	       ret == SRPI_TIMEDOUT ? "no response" : "error status");
+}
+
+static void close_ch(struct srpi_conn *c)
+{
+	if (!c)
+		return;
+	if (!srpi_gone(c))
+		srpi_disconnect(c);
+	srpi_close(c);
+}
+
+static void login_cases(struct ctx *x)
+{
+	struct srpi_login l;
+	struct srpi_outcome out;
+	struct srpi_conn *c;
+	uint8_t pd[SRPI_LOGIN_RDMA_LEN];
+
+	if (want(x, "login: accepted")) {
+		c = login(x, &x->l, &out);
+		result(x, c && out.tag_ok && out.max_it_iu_len == x->l.it_iu_len &&
+		       out.buf_fmt == (SRPI_FMT_DIRECT | SRPI_FMT_INDIRECT) &&
+		       (out.rsp_flags & SRPI_RSP_IMMED_SUPP) && out.req_lim > 0,
+		       "login: accepted, tag echoed, IU length, formats, immediate data granted",
+		       "%s: %s; tag_ok %d it_iu %u fmt 0x%x flags 0x%x credits %u",
+		       srpi_result_str(out.result), out.msg, out.tag_ok,
+		       out.max_it_iu_len, out.buf_fmt, out.rsp_flags,
+		       out.req_lim);
+		close_ch(c);
+	}
+	l = x->l; l.it_iu_len = 0;
+	expect_rej(x, "login: request IU length 0", &l, REJ_UNABLE);
+	l = x->l; l.it_iu_len = 63;
+	expect_rej(x, "login: request IU length 63 (below 64)", &l, REJ_UNABLE);
+	l = x->l; l.it_iu_len = x->max_req + 1;
+	expect_rej(x, "login: request IU length srp_max_req_size + 1", &l,
+		   REJ_IU_LEN);
+	l = x->l; l.it_iu_len = 0xffffffff;
+	expect_rej(x, "login: request IU length 2^32 - 1", &l, REJ_IU_LEN);
+	l = x->l; memset(l.target_id, 0x5a, 16);
+	expect_rej(x, "login: wrong target port id", &l, REJ_ASSOCIATE);
+	l = x->l; l.target_id[15] ^= 1;
+	expect_rej(x, "login: target port id with a wrong ioc_guid", &l,
+		   REJ_ASSOCIATE);
+	l = x->l; l.buf_fmt = 0;
+	expect_rej(x, "login: no buffer format", &l, REJ_FMT);
+	l = x->l; l.buf_fmt = 0xfff9;
+	expect_rej(x, "login: only reserved buffer format bits", &l, REJ_FMT);
+	l = x->l; l.flags = (l.flags & ~3) | 2;
+	expect_rej(x, "login: reserved multichannel action 2", &l, REJ_UNABLE);
+	l = x->l; l.flags |= 3;
+	expect_rej(x, "login: reserved multichannel action 3", &l, REJ_UNABLE);
+	l = x->l; l.initiator_id[0] ^= 0x80;
+	expect_rej(x, "login: initiator without an ACL", &l, REJ_UNABLE);
+	srpi_build_login(pd, &x->l);
+	pd[11] = SRPI_CMD;
+	expect_rej_raw(x, "login: wrong opcode in the login request", pd,
+		       sizeof(pd), REJ_UNABLE);
+	expect_rej_raw(x, "login: no private data", NULL, 0, REJ_UNABLE);
+	expect_rej_raw(x, "login: 12 bytes of private data", pd, 12,
+		       REJ_UNABLE);
+
+	if (want(x, "login: immediate data offset too small")) {
+		l = x->l; l.imm_offset = 16;
+		c = login(x, &l, &out);
+		result(x, c && !(out.rsp_flags & SRPI_RSP_IMMED_SUPP),
+		       "login: immediate data offset too small: accepted without immediate data",
+		       "%s, flags 0x%x", c ? "accepted" : out.msg, out.rsp_flags);
+		close_ch(c);
+	}
+	if (want(x, "login: immediate data offset beyond")) {
+		l = x->l; l.imm_offset = (uint16_t)x->l.it_iu_len;
+		c = login(x, &l, &out);
+		result(x, c && !(out.rsp_flags & SRPI_RSP_IMMED_SUPP),
+		       "login: immediate data offset beyond the IU: accepted without immediate data",
+		       "%s, flags 0x%x", c ? "accepted" : out.msg, out.rsp_flags);
+		close_ch(c);
+	}
+	if (want(x, "login: 40 logins")) {
+		int i, bad = 0;
+
+		for (i = 0; i < 40; i++) {
+			c = login(x, &x->l, &out);
+			if (!c) {
+				bad++;
+				continue;
+			}
+			srpi_close(c);	/* no logout, no wait */
+		}
+		result(x, bad == 0,
+		       "login: 40 logins in a row, each dropped without logout",
+		       "%d refused", bad);
+	}
+	if (want(x, "login: 16 channels")) {
+		struct srpi_conn *cs[16];
+		int i, bad = 0;
+
+		for (i = 0; i < 16; i++) {
+			cs[i] = login(x, &x->l, &out);
+			if (!cs[i] || (i && (out.rsp_flags & 3) != 2))
+				bad++;
+		}
+		for (i = 0; i < 16; i++) {
+			if (cs[i] && tur(cs[i], x->lun, &(struct srpi_rsp){ 0 }))
+				bad++;
+			close_ch(cs[i]);
+		}
+		result(x, bad == 0,
+		       "login: 16 channels of one nexus at once, MULTI reports them maintained, all serve",
+		       "%d failures", bad);
+	}
+	if (want(x, "login: SINGLE")) {
+		struct srpi_conn *a = open_ch(x, "login: SINGLE");
+
+		if (a) {
+			l = x->l; l.flags &= ~3;
+			c = login(x, &l, &out);
+			result(x, c && (out.rsp_flags & 3) == 1 &&
+			       srpi_wait_gone(a, 10000) == 0,
+			       "login: SINGLE ends the nexus's other channel and says so",
+			       "%s, rsp_flags 0x%x, other channel %s",
+			       c ? "accepted" : out.msg, out.rsp_flags,
+			       srpi_gone_why(a));
+			close_ch(c);
+			close_ch(a);
+		}
+	}
+}
+
+/* ---- IUs that are not SRP_CMDs ------------------------------------------ */
+
+/*
+ * Send @len bytes of @iu; the target must drop it and give back the credit
+ * it took, so the next response returns two.  @credit: whether the IU takes
+ * a credit (requests do, CRED_RSP and AER_RSP do not).
+ */
+static void expect_dropped(struct ctx *x, const char *name, const void *buf,
+			   size_t len, int credit)
+{
+	struct srpi_conn *c;
+	struct srpi_rsp r;
+	int ret;
+
+	if (!want(x, name))
+		return;
+	c = open_ch(x, name);
+	if (!c)
+		return;
+	ret = credit ? srpi_send_credit(c, buf, len) : srpi_send(c, buf, len);
+	if (!ret)
+		ret = srpi_wait_rsp(c, UINT64_MAX, 1000, &r);
+	if (ret != SRPI_TIMEDOUT) {
+		result(x, 0, name, ret ? "channel lost: %s" :
+		       "the target answered (tag 0x%llx)",
+		       ret ? srpi_gone_why(c) : "", (unsigned long long)r.tag);
+		close_ch(c);
+		return;
+	}
+	ret = tur(c, x->lun, &r);
+	result(x, ret == 0 && r.req_lim_delta == (credit ? 2u : 1u), name,
+	       "next TEST UNIT READY: %d, %u credits returned (expected %u)",
+	       ret, r.req_lim_delta, credit ? 2 : 1);
+	close_ch(c);
+}
+
+static void iu_cases(struct ctx *x)
+{
+	uint8_t b[256] = { 0 };
+	struct srpi_login l;
+	struct srpi_outcome out;
+	struct srpi_conn *c;
+	struct srpi_rsp r;
+	int ret;
+
+	expect_dropped(x, "IU: empty send, dropped, credit returned", b, 0, 1);
+	memset(b, 0, sizeof(b));
+	b[0] = SRPI_CMD;
+	expect_dropped(x, "IU: 8 bytes, shorter than any IU header, dropped, credit returned",
+		       b, 8, 1);
+	b[0] = 0x7f;
+	expect_dropped(x, "IU: unknown opcode 0x7f, dropped, credit returned",
+		       b, 64, 1);
+	b[0] = SRPI_RSP;
+	expect_dropped(x, "IU: target-to-initiator opcode SRP_RSP, dropped, credit returned",
+		       b, 64, 1);
+	b[0] = SRPI_LOGIN_REQ;
+	expect_dropped(x, "IU: SRP_LOGIN_REQ on a channel, dropped, credit returned",
+		       b, 64, 1);
+	b[0] = SRPI_CRED_RSP;
+	expect_dropped(x, "IU: unsolicited SRP_CRED_RSP, no credit counted",
+		       b, 16, 0);
+
+	if (want(x, "IU: longer than the negotiated")) {
+		struct srpi_cmd cmd = { .lun = x->lun, .cdb_len = 6 };
+		size_t len;
+
+		l = x->l; l.it_iu_len = 128; l.flags &= ~SRPI_IMMED_REQUESTED;
+		c = login(x, &l, &out);
+		if (!c) {
+			result(x, 0, "IU: longer than the negotiated request IU length",
+			       "login: %s", out.msg);
+		} else {
+			cmd.tag = srpi_next_tag(c);
+			len = srpi_build_cmd(c, iu, sizeof(iu), &cmd);
+			memset(iu + len, 0, 1024 - len);
+			ret = srpi_send_credit(c, iu, 1024);
+			if (!ret)
+				ret = srpi_wait_rsp(c, cmd.tag, 5000, &r);
+			if (x->srq)
+				result(x, ret == 0 && r.status == 0,
+				       "IU: longer than the negotiated request IU length: served (shared receive queue buffers are srp_max_req_size)",
+				       "%d", ret);
+			else
+				result(x, ret == SRPI_GONE,
+				       "IU: longer than the negotiated request IU length: the channel is closed",
+				       "%d (%s)", ret, srpi_gone_why(c));
+			close_ch(c);
+		}
+	}
+}
+
+/* ---- malformed SRP_CMDs ------------------------------------------------- */
+
+enum mut {
+	M_SHORT, M_TASK_ATTR, M_BIDI, M_FMT_RSVD_IN, M_FMT_RSVD_OUT,
+	M_IMM_IN, M_ADD_CDB, M_NO_DESC, M_TBL_ZERO, M_TBL_ODD, M_CNT_GT,
+	M_CNT_IU, M_TOTAL, M_TOTAL_ZERO, M_MANY_EXT, M_HUGE, M_16M1,
+	M_IMM_LONG, M_VARLEN, M_CDB32_CUT,
+};
+
+static const struct {
+	enum mut m;
+	const char *name;
+} muts[] = {
+	{ M_SHORT, "47 bytes, shorter than an SRP_CMD" },
+	{ M_TASK_ATTR, "reserved task attribute 3" },
+	{ M_BIDI, "bidirectional descriptors" },
+	{ M_FMT_RSVD_IN, "reserved DATA-IN descriptor format 4" },
+	{ M_FMT_RSVD_OUT, "reserved DATA-OUT descriptor format 15" },
+	{ M_IMM_IN, "immediate data as DATA-IN" },
+	{ M_ADD_CDB, "additional CDB length beyond the IU" },
+	{ M_NO_DESC, "direct format, the IU ends before the descriptor" },
+	{ M_TBL_ZERO, "indirect table of length 0" },
+	{ M_TBL_ODD, "indirect table length 24, not a multiple of 16" },
+	{ M_CNT_GT, "descriptor count larger than the table" },
+	{ M_CNT_IU, "descriptor count 255, more than the IU holds" },
+	{ M_TOTAL, "table total length disagrees with the descriptors" },
+	{ M_TOTAL_ZERO, "table total length 0 with non-empty descriptors" },
+	{ M_MANY_EXT, "external table of 4097 descriptors" },
+	{ M_HUGE, "direct descriptor length 2^32 - 1" },
+	{ M_16M1, "data length 16 MiB + 1" },
+	{ M_IMM_LONG, "immediate data length beyond the IU" },
+	{ M_VARLEN, "variable-length CDB longer than the IU's CDB field" },
+	{ M_CDB32_CUT, "32-byte CDB, IU cut inside the additional CDB" },
+};
+
+/* Build the SRP_CMD of mutation @m; returns its length. */
+static size_t build_bad(struct ctx *x, struct srpi_conn *c, enum mut m,
+			uint64_t tag)
+{
+	struct srpi_cmd cmd = {
+		.tag = tag, .lun = x->lun, .cdb = { 0x28, 0, 0, 0, 0, 8, 0, 0, 1 },
+		.cdb_len = 10, .dir = SRPI_DIR_IN, .fmt = SRPI_DESC_DIRECT,
+		.data_len = 512, .ndesc = 4, .table_off = MB,
+	};
+	size_t len;
+
+	switch (m) {
+	case M_FMT_RSVD_OUT:
+	case M_IMM_LONG:
+		cmd.cdb[0] = 0x2a;
+		cmd.dir = SRPI_DIR_OUT;
+		cmd.fmt = m == M_IMM_LONG ? SRPI_DESC_IMM : SRPI_DESC_DIRECT;
+		break;
+	case M_TBL_ZERO:
+	case M_TBL_ODD:
+	case M_CNT_GT:
+	case M_CNT_IU:
+	case M_TOTAL:
+	case M_TOTAL_ZERO:
+		cmd.fmt = SRPI_DESC_INDIRECT;
+		break;
+	case M_MANY_EXT:
+		cmd.fmt = SRPI_DESC_EXTERNAL;
+		cmd.ndesc = 4097;
+		cmd.data_len = 4097 * 512;
+		cmd.cdb[8] = 0;
+		cmd.cdb[7] = (4097 >> 8) & 0xff;
+		cmd.cdb[8] = 4097 & 0xff;
+		break;
+	case M_CDB32_CUT:
+		cmd.cdb_len = 32;
+		break;
+	default:
+		break;
+	}
+	len = srpi_build_cmd(c, iu, sizeof(iu), &cmd);
+	switch (m) {
+	case M_SHORT:
+		len = 47;
+		break;
+	case M_TASK_ATTR:
+		iu[29] = 3;
+		break;
+	case M_BIDI:
+		iu[5] = 0x11;
+		break;
+	case M_FMT_RSVD_IN:
+		iu[5] = 0x04;
+		break;
+	case M_FMT_RSVD_OUT:
+		iu[5] = 0xf0;
+		break;
+	case M_IMM_IN:
+		iu[5] = 0x03;
+		break;
+	case M_ADD_CDB:
+		iu[31] = 0xfc;
+		break;
+	case M_NO_DESC:
+		len = SRPI_CMD_LEN;
+		break;
+	case M_TBL_ZERO:
+		memset(iu + 48 + 12, 0, 4);
+		break;
+	case M_TBL_ODD:
+		iu[48 + 15] = 24;
+		break;
+	case M_CNT_GT:
+		iu[7] = 5;
+		break;
+	case M_CNT_IU:
+		iu[7] = 255;
+		iu[48 + 14] = (255 * 16) >> 8;
+		iu[48 + 15] = (255 * 16) & 0xff;
+		len = 48 + 20 + 16;
+		break;
+	case M_TOTAL:
+		iu[48 + 19]++;
+		break;
+	case M_TOTAL_ZERO:
+		memset(iu + 48 + 16, 0, 4);
+		break;
+	case M_HUGE:
+		memset(iu + 48 + 12, 0xff, 4);
+		break;
+	case M_16M1:
+		iu[48 + 12] = 0x01;
+		iu[48 + 13] = 0;
+		iu[48 + 14] = 0;
+		iu[48 + 15] = 0x01;
+		break;
+	case M_IMM_LONG:
+		iu[48 + 2] = 0x7f;	/* 8 MiB-ish, far beyond the IU */
+		break;
+	case M_VARLEN:
+		memset(iu + 32, 0, 16);
+		iu[32] = 0x7f;
+		iu[32 + 7] = 24;	/* additional CDB length: 32 bytes */
+		break;
+	case M_CDB32_CUT:
+		len = 56;
+		break;
+	default:
+		break;
+	}
+	return len;
+}
+
+static void expect_sense(struct ctx *x, struct srpi_conn *c, const char *name,
+			 const void *buf, size_t len, uint64_t tag, uint8_t key,
+			 uint8_t asc, uint8_t ascq)
+{
+	struct srpi_rsp r;
+	int ret = srpi_send_credit(c, buf, len);
+
+	if (!ret)
+		ret = srpi_wait_rsp(c, tag, 10000, &r);
+	if (ret) {
+		result(x, 0, name, "%s", ret == SRPI_GONE ? srpi_gone_why(c) :
+		       "no response");
+		return;
+	}
+	result(x, r.status == 0x02 && r.key == key && r.asc == asc &&
+	       r.ascq == ascq, name,
+	       "status 0x%02x sense %x/%02x/%02x, expected CHECK CONDITION %x/%02x/%02x",
+	       r.status, r.key, r.asc, r.ascq, key, asc, ascq);
+}
+
+static void cmd_cases(struct ctx *x)
+{
+	char name[160];
+	struct srpi_conn *c = NULL;
+	struct srpi_outcome out;
+	struct srpi_login l;
+	size_t i, len;
+	uint64_t tag;
+	int any = 0;
+
+	for (i = 0; i < sizeof(muts) / sizeof(muts[0]); i++) {
+		snprintf(name, sizeof(name),
+			 "SRP_CMD: %s: CHECK CONDITION, INVALID FIELD IN COMMAND IU",
+			 muts[i].name);
+		if (!want(x, name))
+			continue;
+		if (!c || srpi_gone(c)) {
+			close_ch(c);
+			c = open_ch(x, name);
+			if (!c)
+				continue;
+		}
+		any = 1;
+		tag = srpi_next_tag(c);
+		len = build_bad(x, c, muts[i].m, tag);
+		expect_sense(x, c, name, iu, len, tag, 0x5, 0x0e, 0x03);
+	}
+	if (c && any)
+		expect_alive(x, c, "SRP_CMD: the channel serves after all malformed commands");
+	close_ch(c);
+
+	snprintf(name, sizeof(name),
+		 "SRP_CMD: immediate data on a channel that was not granted it: INVALID FIELD IN COMMAND IU");
+	if (want(x, name)) {
+		l = x->l; l.flags &= ~SRPI_IMMED_REQUESTED;
+		c = login(x, &l, &out);
+		if (!c) {
+			result(x, 0, name, "login: %s", out.msg);
+		} else {
+			struct srpi_cmd cmd = {
+				.lun = x->lun, .cdb = { 0x2a, 0, 0, 0, 0, 8, 0, 0, 1 },
+				.cdb_len = 10, .dir = SRPI_DIR_OUT,
+				.fmt = SRPI_DESC_IMM, .data_len = 512,
+			};
+
+			cmd.tag = srpi_next_tag(c);
+			srpi_set_imm_offset(c, IMM_OFFSET);	/* not granted */
+			len = srpi_build_cmd(c, iu, sizeof(iu), &cmd);
+			expect_sense(x, c, name, iu, len, cmd.tag, 0x5, 0x0e,
+				     0x03);
+			close_ch(c);
+		}
+	}
+}
+
+/* ---- data length and addressing the target core judges ------------------ */
+
+static void run_cmd(struct ctx *x, const char *name, uint64_t lun,
+		    const uint8_t *cdb, int cdb_len, enum srpi_dir dir,
+		    uint32_t data_len, int (*check)(const struct srpi_rsp *r,
+						    char *why, size_t n))
+{
+	struct srpi_cmd cmd = {
+		.lun = lun, .cdb_len = (uint32_t)cdb_len, .dir = dir,
+		.fmt = SRPI_DESC_DIRECT, .data_len = data_len,
+	};
+	struct srpi_conn *c;
+	struct srpi_rsp r;
+	char why[160] = "";
+	int ret;
+
+	if (!want(x, name))
+		return;
+	c = open_ch(x, name);
+	if (!c)
+		return;
+	memcpy(cmd.cdb, cdb, cdb_len);
+	ret = srpi_scsi(c, &cmd, 10000, &r);
+	if (ret)
+		result(x, 0, name, "%s", ret == SRPI_GONE ? srpi_gone_why(c) :
+		       "no response");
+	else
+		result(x, check(&r, why, sizeof(why)), name,
+		       "status 0x%02x flags 0x%02x resid out %u in %u sense %x/%02x/%02x %s",
+		       r.status, r.flags, r.do_resid, r.di_resid, r.key, r.asc,
+		       r.ascq, why);
+	close_ch(c);
+}
+
+static int chk_write_short(const struct srpi_rsp *r, char *why, size_t n)
+{
+	(void)why; (void)n;
+	return r->status == 0x02 && r->key == 0x5 && r->asc == 0x0e &&
+	       r->ascq == 0x03;
+}
+
+static int chk_read_under(const struct srpi_rsp *r, char *why, size_t n)
+{
+	(void)why; (void)n;
+	return r->status == 0 && (r->flags & SRPI_DIUNDER) &&
+	       r->di_resid == 512;
+}
+
+static int chk_read_over(const struct srpi_rsp *r, char *why, size_t n)
+{
+	(void)why; (void)n;
+	/*
+	 * LIO refuses a DATA-IN overflow when the fabric hands it the data
+	 * buffer (SCF_PASSTHROUGH_SG_TO_MEM_NOALLOC semantics, as the RDMA
+	 * R/W path does): INVALID FIELD IN CDB, with the overflow reported.
+	 */
+	return r->status == 0x02 && r->key == 0x5 && r->asc == 0x24 &&
+	       (r->flags & SRPI_DIOVER) && r->di_resid == 512;
+}
+
+static int chk_lba(const struct srpi_rsp *r, char *why, size_t n)
+{
+	(void)why; (void)n;
+	return r->status == 0x02 && r->key == 0x5 && r->asc == 0x21;
+}
+
+static int chk_lun(const struct srpi_rsp *r, char *why, size_t n)
+{
+	(void)why; (void)n;
+	return r->status == 0x02 && r->key == 0x5 && r->asc == 0x25;
+}
+
+static int chk_opcode(const struct srpi_rsp *r, char *why, size_t n)
+{
+	(void)why; (void)n;
+	return r->status == 0x02 && r->key == 0x5 && r->asc == 0x20;
+}
+
+static void core_cases(struct ctx *x)
+{
+	uint8_t w1[10] = { 0x2a, 0, 0, 0, 0, 8, 0, 0, 1 };
+	uint8_t r1[10] = { 0x28, 0, 0, 0, 0, 8, 0, 0, 1 };
+	uint8_t r2[10] = { 0x28, 0, 0, 0, 0, 8, 0, 0, 2 };
+	uint8_t rfar[16] = { 0x88, 0, 0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 1 };
+	uint8_t bad[6] = { 0xff };
+
+	run_cmd(x, "length: WRITE of 1 block with a 256-byte descriptor: CHECK CONDITION, INVALID FIELD IN COMMAND IU",
+		x->lun, w1, 10, SRPI_DIR_OUT, 256, chk_write_short);
+	run_cmd(x, "length: READ of 1 block into 1024 bytes: GOOD, DATA-IN underflow of 512",
+		x->lun, r1, 10, SRPI_DIR_IN, 1024, chk_read_under);
+	run_cmd(x, "length: READ of 2 blocks into 512 bytes: INVALID FIELD IN CDB, DATA-IN overflow of 512",
+		x->lun, r2, 10, SRPI_DIR_IN, 512, chk_read_over);
+	run_cmd(x, "addressing: READ beyond the last block: LBA OUT OF RANGE",
+		x->lun, rfar, 16, SRPI_DIR_IN, 512, chk_lba);
+	run_cmd(x, "addressing: LUN 200, not mapped: LOGICAL UNIT NOT SUPPORTED",
+		200, r1, 10, SRPI_DIR_IN, 512, chk_lun);
+	run_cmd(x, "addressing: unknown SCSI opcode 0xff: INVALID COMMAND OPERATION CODE",
+		x->lun, bad, 6, SRPI_DIR_NONE, 0, chk_opcode);
+}
+
+/* ---- RDMA transfers the initiator's memory keys refuse ------------------ */
+
+enum rfault { RF_WRITE_KEY, RF_READ_ADDR, RF_TABLE_KEY, RF_TABLE_ADDR };
+
+static void rdma_fault(struct ctx *x, const char *name, enum rfault f)
+{
+	struct srpi_cmd cmd = {
+		.lun = x->lun, .cdb = { 0x28, 0, 0, 0, 0, 8, 0, 0, 8 },
+		.cdb_len = 10, .dir = SRPI_DIR_IN, .fmt = SRPI_DESC_DIRECT,
+		.data_len = 4096, .ndesc = 4, .table_off = MB,
+	};
+	struct srpi_conn *c;
+	struct srpi_rsp r;
+	size_t len;
+	int ret;
+
+	if (!want(x, name))
+		return;
+	c = open_ch(x, name);
+	if (!c)
+		return;
+	if (f == RF_WRITE_KEY) {
+		cmd.cdb[0] = 0x2a;
+		cmd.dir = SRPI_DIR_OUT;
+	}
+	if (f == RF_TABLE_KEY || f == RF_TABLE_ADDR)
+		cmd.fmt = SRPI_DESC_EXTERNAL;
+	cmd.tag = srpi_next_tag(c);
+	len = srpi_build_cmd(c, iu, sizeof(iu), &cmd);
+	switch (f) {
+	case RF_WRITE_KEY:
+	case RF_TABLE_KEY:
+		iu[48 + 8] ^= 0x5a;	/* rkey */
+		iu[48 + 11] ^= 0xa5;
+		break;
+	case RF_READ_ADDR:
+	case RF_TABLE_ADDR:
+		iu[48 + 0] ^= 0x40;	/* far outside the region */
+		break;
+	}
+	ret = srpi_send_credit(c, iu, len);
+	if (!ret)
+		ret = srpi_wait_rsp(c, cmd.tag, 15000, &r);
+	if (ret == 0 && r.status != 0) {
+		/* A target may also answer without touching the buffer. */
+		result(x, 1, name, NULL);
+	} else {
+		if (ret == 0)
+			ret = srpi_wait_gone(c, 15000) ? SRPI_TIMEDOUT : SRPI_GONE;
+		result(x, ret == SRPI_GONE, name, "%s",
+		       ret == SRPI_TIMEDOUT ? "the channel stayed up after a failed transfer" :
+		       srpi_gone_why(c));
+	}
+	close_ch(c);
+}
+
+static void rdma_cases(struct ctx *x)
+{
+	rdma_fault(x, "RDMA: WRITE whose descriptor has a wrong key: the channel ends", RF_WRITE_KEY);
+	rdma_fault(x, "RDMA: READ into an address outside the initiator's region: the channel ends", RF_READ_ADDR);
+	rdma_fault(x, "RDMA: external descriptor table with a wrong key: the channel ends", RF_TABLE_KEY);
+	rdma_fault(x, "RDMA: external descriptor table at a bad address: the channel ends", RF_TABLE_ADDR);
+	if (want(x, "RDMA: a new channel")) {
+		struct srpi_conn *c = open_ch(x, "RDMA: a new channel serves after the faults");
+
+		if (c)
+			expect_alive(x, c, "RDMA: a new channel serves after the faults");
+		close_ch(c);
+	}
+}
+
+/* ---- credits, tags and task management ---------------------------------- */
+
+static size_t build_rw(struct srpi_conn *c, struct ctx *x, uint8_t *buf,
+		       uint64_t tag, int write, uint32_t blocks, size_t off)
+{
+	struct srpi_cmd cmd = {
+		.tag = tag, .lun = x->lun, .cdb = { write ? 0x2a : 0x28 },
+		.cdb_len = 10, .dir = write ? SRPI_DIR_OUT : SRPI_DIR_IN,
+		.fmt = SRPI_DESC_DIRECT, .data_off = off,
+		.data_len = blocks * 512,
+	};
+
+	cmd.cdb[7] = (uint8_t)(blocks >> 8);
+	cmd.cdb[8] = (uint8_t)blocks;
+	return srpi_build_cmd(c, buf, SRPI_SLOT_SIZE, &cmd);
+}
+
+static int tmf(struct srpi_conn *c, uint64_t lun, uint8_t func,
+	       uint64_t task_tag, size_t len, uint8_t *code)
+{
+	uint8_t b[SRPI_TMF_LEN];
+	uint64_t tag = srpi_next_tag(c);
+	struct srpi_rsp r;
+	int ret;
+
+	srpi_build_tmf(b, tag, lun, func, task_tag);
+	ret = srpi_send_credit(c, b, len);
+	if (!ret)
+		ret = srpi_wait_rsp(c, tag, 15000, &r);
+	*code = !ret && r.resp_len >= 4 ? r.resp[3] : 0xff;
+	return ret;
+}
+
+static void expect_tmf(struct ctx *x, const char *name, uint64_t lun,
+		       uint8_t func, uint64_t task_tag, size_t len, uint8_t want_code)
+{
+	struct srpi_conn *c;
+	uint8_t code;
+	int ret;
+
+	if (!want(x, name))
+		return;
+	c = open_ch(x, name);
+	if (!c)
+		return;
+	ret = tmf(c, lun, func, task_tag, len, &code);
+	result(x, ret == 0 && code == want_code, name,
+	       "%d, response code 0x%02x, expected 0x%02x", ret, code,
+	       want_code);
+	close_ch(c);
+}
+
+/* Commands in flight, then @what: TMF, logout, disconnect or close. */
+enum race { RACE_ABORT_WRITE, RACE_ABORT_READ, RACE_LUN_RESET, RACE_LOGOUT,
+	    RACE_DISCONNECT, RACE_CLOSE };
+
+static void race(struct ctx *x, const char *name, enum race what)
+{
+	struct srpi_conn *c;
+	struct srpi_rsp r;
+	uint64_t tags[8];
+	int i, n = what == RACE_ABORT_WRITE || what == RACE_ABORT_READ ? 1 : 8;
+	int ret = 0, bad = 0;
+	uint8_t code = 0xff;
+	size_t len;
+
+	if (!want(x, name))
+		return;
+	c = open_ch(x, name);
+	if (!c)
+		return;
+	for (i = 0; i < n && !ret; i++) {
+		int write = what == RACE_ABORT_WRITE || (what != RACE_ABORT_READ && i % 2);
+
+		tags[i] = srpi_next_tag(c);
+		len = build_rw(c, x, iu, tags[i], write, 2048,
+			       (size_t)(i % 4) * MB);
+		ret = srpi_send_credit(c, iu, len);
+	}
+	if (ret) {
+		result(x, 0, name, "sending: %s", srpi_gone_why(c));
+		close_ch(c);
+		return;
+	}
+	switch (what) {
+	case RACE_ABORT_WRITE:
+	case RACE_ABORT_READ:
+	case RACE_LUN_RESET:
+		ret = tmf(c, x->lun, what == RACE_LUN_RESET ? SRPI_TMF_LUN_RESET :
+			  SRPI_TMF_ABORT_TASK, tags[0], SRPI_TMF_LEN, &code);
+		/* Each command: GOOD, TASK ABORTED, or no response at all. */
+		for (i = 0; i < n && !ret; i++) {
+			int w = srpi_wait_rsp(c, tags[i], 3000, &r);
+
+			if (w == 0 && r.status != 0 && r.status != 0x40)
+				bad++;
+			if (w == SRPI_GONE)
+				bad++;
+		}
+		result(x, ret == 0 && code == 0 && !bad, name,
+		       "%d, response code 0x%02x, %d commands with a bad answer",
+		       ret, code, bad);
+		if (ret == 0)
+			expect_alive(x, c, "TMF: the channel serves after the race");
+		break;
+	case RACE_LOGOUT:
+		srpi_build_i_logout(iu, srpi_next_tag(c));
+		ret = srpi_send(c, iu, 16);
+		result(x, ret == 0 && srpi_wait_gone(c, 20000) == 0, name,
+		       "%d, the target %s", ret,
+		       srpi_gone(c) ? "closed" : "did not close the channel");
+		break;
+	case RACE_DISCONNECT:
+		srpi_disconnect(c);
+		result(x, srpi_gone(c), name, "no disconnect event");
+		break;
+	case RACE_CLOSE:
+		srpi_close(c);
+		c = NULL;
+		result(x, 1, name, NULL);
+		break;
+	}
+	close_ch(c);
+}
+
+static void flow_cases(struct ctx *x)
+{
+	struct srpi_conn *c;
+	struct srpi_rsp r;
+
+	if (want(x, "credits: more commands")) {
+		/* Send queue room for more than the target's receive queue. */
+		x->o.queue_depth = 256;
+		c = open_ch(x, "credits: more commands in flight than credits granted");
+		x->o.queue_depth = 64;
+		if (c) {
+			int n = srpi_credits(c) + 8, i, ret = 0, got = 0;
+			struct srpi_cmd cmd = { .lun = x->lun, .cdb_len = 6 };
+
+			for (i = 0; i < n && !ret; i++) {
+				cmd.tag = srpi_next_tag(c);
+				ret = srpi_send(c, iu,
+						srpi_build_cmd(c, iu, sizeof(iu), &cmd));
+			}
+			while (!ret && got < n &&
+			       srpi_wait_rsp(c, UINT64_MAX, 10000, &r) == 0)
+				got++;
+			result(x, !ret && (got == n || srpi_gone(c)),
+			       "credits: more commands in flight than credits granted: all served or the channel ends",
+			       "%d sent, %d answered, %s", n, got, srpi_gone_why(c));
+			close_ch(c);
+		}
+	}
+	if (want(x, "tags: duplicate")) {
+		c = open_ch(x, "tags: duplicate");
+		if (c) {
+			uint64_t tag = srpi_next_tag(c);
+			int ret, got = 0, i;
+
+			ret = srpi_send_credit(c, iu, build_rw(c, x, iu, tag, 0, 64, 0));
+			if (!ret)
+				ret = srpi_send_credit(c, iu,
+						       build_rw(c, x, iu, tag, 0, 64, MB));
+			for (i = 0; i < 2 && !ret; i++)
+				if (srpi_wait_rsp(c, tag, 10000, &r) == 0 &&
+				    r.status == 0)
+					got++;
+			result(x, got == 2,
+			       "tags: duplicate tags in flight: both commands answered",
+			       "%d answered (%s)", got, srpi_gone_why(c));
+			close_ch(c);
+		}
+	}
+	expect_tmf(x, "TMF: ABORT TASK of an unknown tag: FUNCTION COMPLETE",
+		   x->lun, SRPI_TMF_ABORT_TASK, 0xdeadbeef, SRPI_TMF_LEN, 0);
+	expect_tmf(x, "TMF: LUN RESET of LUN 200, not mapped: FUNCTION FAILED",
+		   200, SRPI_TMF_LUN_RESET, 0, SRPI_TMF_LEN, 5);
+	expect_tmf(x, "TMF: ABORT TASK SET of LUN 200: FUNCTION FAILED",
+		   200, SRPI_TMF_ABORT_TASK_SET, 0, SRPI_TMF_LEN, 5);
+	expect_tmf(x, "TMF: undefined function 0x10: FUNCTION NOT SUPPORTED",
+		   x->lun, 0x10, 0, SRPI_TMF_LEN, 4);
+	expect_tmf(x, "TMF: function 0: FUNCTION NOT SUPPORTED",
+		   x->lun, 0, 0, SRPI_TMF_LEN, 4);
+	expect_tmf(x, "TMF: IU of 30 bytes: INVALID IU",
+		   x->lun, SRPI_TMF_ABORT_TASK, 0, 30, 2);
+	race(x, "TMF: ABORT TASK racing a 1 MiB WRITE", RACE_ABORT_WRITE);
+	race(x, "TMF: ABORT TASK racing a 1 MiB READ", RACE_ABORT_READ);
+	race(x, "TMF: LUN RESET with 8 transfers in flight", RACE_LUN_RESET);
+	race(x, "teardown: SRP_I_LOGOUT with 8 transfers in flight: the target closes", RACE_LOGOUT);
+	race(x, "teardown: disconnect with 8 transfers in flight", RACE_DISCONNECT);
+	race(x, "teardown: queue pair destroyed with 8 transfers in flight", RACE_CLOSE);
+}
+
+static void final_case(struct ctx *x)
+{
+	const char *name = "after all: a new channel writes, reads back and compares 1 MiB";
+	struct srpi_cmd cmd = {
+		.lun = x->lun, .cdb = { 0x2a, 0, 0, 0, 0, 0, 0, 0x08, 0 },
+		.cdb_len = 10, .dir = SRPI_DIR_OUT, .fmt = SRPI_DESC_INDIRECT,
+		.data_len = MB, .ndesc = 16, .table_off = 3 * MB,
+	};
+	struct srpi_conn *c;
+	struct srpi_rsp r;
+	uint8_t *d;
+	int ret;
+	size_t i;
+
+	if (!want(x, name))
+		return;
+	c = open_ch(x, name);
+	if (!c)
+		return;
+	d = srpi_data(c);
+	for (i = 0; i < MB; i++)
+		d[i] = (uint8_t)(i * 13 + (i >> 12));
+	memset(d + MB, 0, MB);
+	ret = srpi_scsi(c, &cmd, 20000, &r);
+	if (!ret && !r.status) {
+		cmd.tag = 0;
+		cmd.cdb[0] = 0x28;
+		cmd.dir = SRPI_DIR_IN;
+		cmd.data_off = MB;
+		ret = srpi_scsi(c, &cmd, 20000, &r);
+	}
+	result(x, !ret && !r.status && !memcmp(d, d + MB, MB), name,
+	       "%d status 0x%02x, data %s", ret, r.status,
+	       memcmp(d, d + MB, MB) ? "differs" : "equal");
+	close_ch(c);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: srp-hostile [options] --id-ext HEX HOST PORT\n"
+"  -e, --id-ext HEX         target port id_ext (srpt_service_guid); ioc_guid the same\n"
+"  -I, --initiator-id HEX32 initiator port id of the hostile initiator; it needs\n"
+"                           an ACL whose LUN --lun it may overwrite\n"
+"  -l, --lun N              that LUN (default 0)\n"
+"  -M, --max-req-size N     the target's srp_max_req_size (default 8276)\n"
+"  -Q, --srq                the target runs with use_srq=1\n"
+"  -c, --case TEXT          only the cases whose name contains TEXT\n"
+"  -v, --verbose            trace every IU\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "id-ext", 1, NULL, 'e' }, { "initiator-id", 1, NULL, 'I' },
+		{ "lun", 1, NULL, 'l' }, { "max-req-size", 1, NULL, 'M' },
+		{ "srq", 0, NULL, 'Q' }, { "case", 1, NULL, 'c' },
+		{ "verbose", 0, NULL, 'v' }, { "help", 0, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ctx x = {
+		.o = { .timeout_ms = 10000, .data_size = 8 * MB,
+		       .queue_depth = 64 },
+		.l = { .tag = 0x686f7374696c6521ULL, .it_iu_len = 8260,
+		       .buf_fmt = SRPI_FMT_DIRECT | SRPI_FMT_INDIRECT,
+		       .flags = SRPI_MULTICHAN_MULTI | SRPI_IMMED_REQUESTED,
+		       .imm_offset = IMM_OFFSET },
+		.max_req = 8276,
+	};
+	int opt, have_id = 0, have_ini = 0;
+
+	while ((opt = getopt_long(argc, argv, "e:I:l:M:Qc:vh", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			if (srpi_parse_hex(optarg, x.l.target_id, 8))
+				goto bad;
+			memcpy(x.l.target_id + 8, x.l.target_id, 8);
+			have_id = 1;
+			break;
+		case 'I':
+			if (srpi_parse_hex(optarg, x.l.initiator_id, 16))
+				goto bad;
+			have_ini = 1;
+			break;
+		case 'l':
+			x.lun = strtoull(optarg, NULL, 0);
+			break;
+		case 'M':
+			x.max_req = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'Q':
+			x.srq = 1;
+			break;
+		case 'c':
+			x.only = optarg;
+			break;
+		case 'v':
+			x.o.verbose = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			goto bad;
+		}
+	}
+	if (argc - optind != 2 || !have_id || !have_ini)
+		goto bad;
+	x.o.host = argv[optind];
+	x.o.port = argv[optind + 1];
+
+	login_cases(&x);
+	iu_cases(&x);
+	cmd_cases(&x);
+	core_cases(&x);
+	rdma_cases(&x);
+	flow_cases(&x);
+	final_case(&x);
+	printf("1..%d\n", x.n);
+	fprintf(stderr, "srp-hostile: %d passed, %d failed\n", x.n - x.failed,
+		x.failed);
+	return x.failed ? 1 : 0;
+bad:
+	usage(stderr);
+	return 2;
+}

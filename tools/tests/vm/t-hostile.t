@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The hostile-input suite: tools/srp-probe/srp-hostile logs in as its own
+# initiator (its own ACL and LUN) and sends malformed logins, IUs, SRP_CMDs,
+# task management requests and RDMA faults, checking the target's exact
+# answer to each, while ib_srp's session on another LUN runs fio with
+# verify the whole time and must see no error.  Ours only: the in-tree
+# driver is not put through it (it would be a test of its bugs).
+. "$SRPT_REPO/tools/vm/lib.sh"
+. "$SRPT_REPO/tools/vm/srp.sh"
+if [ "${SRPT_UNDER_TEST:-ours}" = intree ]; then
+	ok "# SKIP hostile input is run against ours only"
+	exit 0
+fi
+bin=$SRPT_REPO/build/srp-probe
+[ -x $bin/srp-hostile ] || { not_ok "srp-hostile built (make tools)"; exit 1; }
+
+srp_test_begin
+hi=0x686f7374696c65000000000000000001
+hostile_setup() {
+	mkdir -p $CFS/core/rd_mcp_0/rd1 &&
+		echo rd_pages=4096 >$CFS/core/rd_mcp_0/rd1/control &&
+		echo 1 >$CFS/core/rd_mcp_0/rd1/enable &&
+		srp_lun_add 1 $CFS/core/rd_mcp_0/rd1 &&
+		mkdir -p $SRPT_TPG/acls/$hi/lun_0 &&
+		ln -s $SRPT_TPG/lun/lun_1 $SRPT_TPG/acls/$hi/lun_0/lun_1 &&
+		modprobe -a rdma_ucm ib_uverbs
+}
+run_ok "hostile initiator's ACL $hi with its own LUN" hostile_setup
+if [ -n "${SRPT_HOSTILE_SRQ:-}" ]; then
+	echo 1 >$SRPT_TPG/attrib/use_srq
+	srq=--srq
+fi
+if srp_login && disk=$(srp_lun_disk 0 30); then ok "ib_srp logged in ($disk)"; else
+	not_ok "ib_srp logged in"; exit 1; fi
+# ib_srp opens one channel per CPU (ch_count); those are to stay.
+base=$(srpt_channels)
+diag "ib_srp has $base channel(s)"
+
+# The well-behaved session: fio with verify, over and over, until told to stop.
+rm -f /tmp/bg.stop /tmp/bg.fail /tmp/bg.runs
+(
+	while [ ! -e /tmp/bg.stop ]; do
+		if fio_direct "$disk" 16k 8m >/tmp/bg.fio 2>&1; then
+			echo pass >>/tmp/bg.runs
+		else
+			cat /tmp/bg.fio >>/tmp/bg.fail
+		fi
+	done
+) &
+bg=$!
+diag "srp-hostile started $(date)"
+
+$bin/srp-hostile --id-ext "$(srpt_guid16)" --initiator-id $hi --lun 0 \
+	--max-req-size "$(cat /sys/module/ib_srpt/parameters/srp_max_req_size)" \
+	${srq:-} ${SRPT_HOSTILE_CASE:+--case "$SRPT_HOSTILE_CASE"} \
+	192.168.123.1 "$SRPT_CM_PORT" >/tmp/hostile.tap 2>/tmp/hostile.err
+status=$?
+diag "srp-hostile finished $(date)"
+while IFS= read -r line; do
+	case $line in
+	"ok "*) ok "${line#* - }" ;;
+	"not ok "*) not_ok "${line#* - }" ;;
+	"#"*) echo "$line" ;;
+	esac
+done </tmp/hostile.tap
+sed 's/^/# /' /tmp/hostile.err
+is "$status" 0 "srp-hostile exits 0"
+
+touch /tmp/bg.stop
+wait $bg
+runs=$(grep -c . /tmp/bg.runs 2>/dev/null)
+if [ ! -s /tmp/bg.fail ] && [ "${runs:-0}" -ge 1 ]; then
+	ok "ib_srp's fio verify saw no error (${runs} passes) while the hostile initiator ran"
+else
+	not_ok "ib_srp's fio verify saw no error while the hostile initiator ran"
+	head -n 20 /tmp/bg.fail 2>/dev/null | sed 's/^/# /'
+fi
+if srpt_channels_are "$base" 30; then ok "the hostile initiator's channels are all gone"; else
+	not_ok "the hostile initiator's channels are all gone"
+	rdma resource show cm_id | grep ib_srpt | sed 's/^/# /'
+	kmsg_text | grep ib_srpt | tail -n 30 | sed 's/^/# /'
+fi
+is "$(cat $SRPT_TPG/acls/$hi/info)" "No active SRP session" "its ACL shows no session"
+run_ok "fio verify after the suite" fio_direct "$disk" 64k 8m
+run_ok "logout" srp_logout_wait

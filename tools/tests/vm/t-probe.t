@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tools/srp-probe/srp-probe, the userspace SRP initiator: login report,
+# REPORT LUNS, INQUIRY, READ CAPACITY, write/read/verify with every
+# descriptor format, task management, logout, and its exit codes for a
+# rejected login, a port nobody listens on and bad usage.  Runs against the
+# in-tree driver too (external tables excepted: it rejects them).
+. "$SRPT_REPO/tools/vm/lib.sh"
+. "$SRPT_REPO/tools/vm/srp.sh"
+probe=$SRPT_REPO/build/srp-probe/srp-probe
+[ -x $probe ] || { not_ok "srp-probe built (make tools)"; exit 1; }
+
+srp_test_begin
+modprobe -a rdma_ucm ib_uverbs
+g=$(srpt_guid16)
+addr="192.168.123.1 $SRPT_CM_PORT"
+
+# probe EXPECTED-STATUS NAME ARGS...: run srp-probe, check its exit status.
+probe() {
+	_want=$1 _name=$2
+	shift 2
+	# shellcheck disable=SC2086
+	$probe "$@" >/tmp/probe.out 2>&1
+	_st=$?
+	if [ "$_st" = "$_want" ]; then ok "$_name"; else
+		not_ok "$_name"; diag "exit status $_st, expected $_want"
+		sed 's/^/# /' /tmp/probe.out
+	fi
+}
+has() {
+	if grep -q -- "$1" /tmp/probe.out; then ok "$2"; else
+		not_ok "$2"; diag "no '$1' in:"; sed 's/^/# /' /tmp/probe.out; fi
+}
+
+probe 1 "no arguments: usage, status 1"
+probe 0 "--help" --help
+has "^Exit status: 0 success" "--help lists the exit codes"
+probe 1 "no --id-ext: status 1" 192.168.123.1 "$SRPT_CM_PORT"
+# shellcheck disable=SC2086
+probe 0 "check the target" -e "$g" $addr
+sed 's/^/# /' /tmp/probe.out
+has "^login: accepted: [0-9]* credits, max request IU 8260, max response IU [0-9]*$" "login response shown"
+has "^login: buffer formats direct indirect" "buffer formats shown"
+has "^REPORT LUNS: 1 LUN(s): 0$" "REPORT LUNS"
+has "^LUN 0: INQUIRY: type 0x00, vendor 'LIO-ORG " "INQUIRY"
+has "^LUN 0: READ CAPACITY(16): 131072 blocks of 512 bytes (64 MiB)$" "READ CAPACITY(16)"
+has "^logout: the target closed the channel$" "logout"
+for d in direct indirect external; do
+	if [ "${SRPT_UNDER_TEST:-ours}" = intree ] && [ $d = external ]; then
+		ok "# SKIP the in-tree driver rejects external descriptor tables"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	probe 0 "write, read back, compare 2048 blocks with $d descriptors" \
+		-q -e "$g" -l 0 -w 2048 -a 4096 -d $d $addr
+done
+# shellcheck disable=SC2086
+probe 0 "write, read back, compare 8 blocks as immediate data" \
+	-e "$g" -m 80 -l 0 -w 8 -a 100 -d immediate $addr
+has "immediate data granted" "immediate data granted"
+# shellcheck disable=SC2086
+probe 0 "LUN RESET: function complete" -e "$g" -l 0 -k lun-reset $addr
+has "response 0x00 (function complete)" "task management response shown"
+# shellcheck disable=SC2086
+probe 4 "a LUN that is not there: status 4" -q -e "$g" -l 7 $addr
+# shellcheck disable=SC2086
+probe 3 "wrong target port id: rejected, status 3" -e 1234 $addr
+has "unable to associate RDMA channel with I_T nexus" "reject reason decoded"
+# shellcheck disable=SC2086
+probe 3 "initiator without an ACL: rejected, status 3" -x 77 -e "$g" $addr
+probe 2 "nothing listening on the port: status 2" -t 3 -e "$g" 192.168.123.1 1
+has "target unreachable\|rejected\|timed out" "the failure is named"
+if srpt_channels_are 0 20; then ok "no channel left behind"; else
+	not_ok "no channel left behind"; diag "$(srpt_channels) channels"; fi
