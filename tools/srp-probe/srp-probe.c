@@ -290,7 +290,7 @@ static int probe(struct probe *p)
 		srpi_set_imm_offset(p->c, p->l.imm_offset);
 
 	d = srpi_data(p->c);
-	rl[9] = 0x10;	/* allocation length 4096 */
+	rl[8] = 0x10;	/* allocation length 4096 (bytes 6..9, big endian) */
 	memset(d, 0, 4096);
 	ex = run(p, "REPORT LUNS", 0, rl, 12, SRPI_DIR_IN, SRPI_DESC_DIRECT, 0,
 		 4096, &r);
