@@ -450,7 +450,6 @@ static size_t build_bad(struct ctx *x, struct srpi_conn *c, enum mut m,
 		cmd.fmt = SRPI_DESC_EXTERNAL;
 		cmd.ndesc = 4097;
 		cmd.data_len = 4097 * 512;
-		cmd.cdb[8] = 0;
 		cmd.cdb[7] = (4097 >> 8) & 0xff;
 		cmd.cdb[8] = 4097 & 0xff;
 		break;
