@@ -14,7 +14,7 @@ PKGS="build-essential kmod bc flex bison libelf-dev libssl-dev dwarves
       rdma-core ibverbs-utils rdmacm-utils libibverbs-dev librdmacm-dev
       infiniband-diags srptools
       fio sg3-utils iproute2 util-linux
-      clang llvm libclang-rt-14-dev"
+      clang llvm libclang-rt-14-dev patch"
 
 missing=""
 for p in $PKGS; do

@@ -16,6 +16,12 @@
 #     release          REL, the kernel release (6.1.N-srpt-debug)
 #     done             written last: the cache is complete
 #
+# tools/debug-kernel/patches/*.patch (fixes to the kernel's own code that
+# would otherwise fill the debug reports, each explained in its header) are
+# applied to the source in name order; the cache counts as complete only
+# for the set of patches it was built with (patches.sum), and a new patch
+# rebuilds incrementally.
+#
 # With the cache complete this is a no-op.  An interrupted build resumes
 # (make is incremental).  --dir prints the cache directory and exits;
 # --config writes and checks the .config, then stops.  The
@@ -44,7 +50,14 @@ case ${1:-} in
 *) die "usage: $0 [--dir|--config]" ;;
 esac
 
-if [ -f "$dir/done" ]; then
+patches=$(find "$here/patches" -name '*.patch' 2>/dev/null | sort)
+# shellcheck disable=SC2086
+psum=$(cat /dev/null $patches | sha256sum | cut -c1-12)
+complete() {
+	[ -f "$dir/done" ] && [ "$(cat "$dir/patches.sum" 2>/dev/null)" = "$psum" ]
+}
+
+if complete; then
 	echo "debug-kernel: cached: $dir ($(cat "$dir/release"))"
 	exit 0
 fi
@@ -53,7 +66,8 @@ mkdir -p "$dir"
 # One build per cache directory at a time.
 exec 8>"$dir/.lock"
 flock 8
-[ -f "$dir/done" ] && { echo "debug-kernel: cached: $dir"; exit 0; }
+complete && { echo "debug-kernel: cached: $dir"; exit 0; }
+rm -f "$dir/done"
 
 src=$dir/build
 if [ ! -f "$src/.extracted" ]; then
@@ -63,6 +77,15 @@ if [ ! -f "$src/.extracted" ]; then
 	nice -n 19 tar -xJf "$tarball" -C "$src" --strip-components=1
 	touch "$src/.extracted"
 fi
+
+# Each patch once: one that reverses cleanly is in already.
+for p in $patches; do
+	if patch -d "$src" -p1 -R -s -f --dry-run <"$p" >/dev/null 2>&1; then
+		continue
+	fi
+	echo "debug-kernel: applying ${p##*/}"
+	patch -d "$src" -p1 -s -f -N <"$p" || die "${p##*/} does not apply"
+done
 
 kmake() { nice -n 19 make -C "$src" -j"$jobs" "$@"; }
 
@@ -132,5 +155,6 @@ cp "$src/arch/x86/boot/bzImage" "$dir/bzImage"
 [ -z "$(find "$dir/lib/modules/$rel" -name 'ib_srpt.ko*')" ] ||
 	die "the build has an in-tree ib_srpt.ko (CONFIG_INFINIBAND_SRPT must be off)"
 echo "$rel" >"$dir/release"
+echo "$psum" >"$dir/patches.sum"
 touch "$dir/done"
 echo "debug-kernel: built $rel in $(( ($(date +%s) - start) / 60 )) min: $dir"

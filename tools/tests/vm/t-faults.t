@@ -105,6 +105,8 @@ if [ -n "$disk" ] && same_data 40; then ok "data written before the removal is i
 # 4. The RDMA device deleted under fio and added back.
 bg_io "$disk"
 sleep 2
+bound_msg="target port 0x$RXE_GID_HEX: bound to $RXE_DEV port 1"
+bound_n=$(kmsg_text | grep -c "$bound_msg")
 run_ok "rdma link delete $RXE_DEV under fio" rdma link delete "$RXE_DEV"
 run_ok "no channel left" srpt_channels_are 0 30
 bg_io_fails "the device went away"
@@ -112,11 +114,20 @@ run_ok "ib_srp dropped the initiator port" sh -c \
 	'i=0; while ls /sys/class/srp_remote_ports/ | grep -q .; do i=$((i+1)); [ $i -le 300 ] || exit 1; sleep 0.1; done'
 if [ -d "$SRPT_TPG" ]; then ok "target port still configured"; else not_ok "target port still configured"; fi
 run_ok "rdma link add $RXE_DEV again" rxe_setup
+# ib_srp's port and (ours) the target port bound again; slow on a debug
+# kernel.
 i=0
-while [ ! -e /sys/class/infiniband_srp/srp-rxe0-1/add_target ] && [ $i -lt 100 ]; do
+while [ ! -e /sys/class/infiniband_srp/srp-rxe0-1/add_target ] && [ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
+if [ "${SRPT_UNDER_TEST:-ours}" != intree ]; then
+	i=0
+	while [ "$(kmsg_text | grep -c "$bound_msg")" -le "$bound_n" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+fi
 # The in-tree driver keeps the configured target port bound to the device
 # that went away ("target port rxe0_1 has not yet been enabled"); ours binds
 # it to the port that carries its GID again.
