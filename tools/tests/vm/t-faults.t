@@ -80,7 +80,11 @@ run_ok "logout" srp_logout_wait
 bad=
 i=1
 while [ $i -le 50 ]; do
-	if ! login; then bad="$bad login#$i"; break; fi
+	if ! login; then
+		bad="$bad login#$i"
+		kmsg_text | grep -v '^ ' | tail -n 12 | sed 's/^/# /'
+		break
+	fi
 	if ! pattern $((i % 32)) || ! same_data $((i % 32)); then bad="$bad data#$i"; fi
 	if ! srp_logout_wait; then bad="$bad logout#$i"; break; fi
 	i=$((i + 1))
