@@ -129,10 +129,23 @@ srp_initiator_load() {
 }
 
 # srp_login [EXTRA]: ask ib_srp to log in to the target through RDMA/CM.
+# ib_srp drops a removed target from its list only after its SCSI host is
+# gone, so a login right after srp_logout_all can still be refused as
+# "Already connected" (initiator side, logged by ib_srp): that refusal
+# alone is retried, for up to 5 s.
 srp_login() {
 	g=$(srpt_guid16)
-	echo "id_ext=$g,ioc_guid=$g,dest=192.168.123.1:$SRPT_CM_PORT${1:+,$1}" \
-		>/sys/class/infiniband_srp/srp-rxe0-1/add_target
+	_lg_i=0
+	while :; do
+		_lg_n=$(kmsg_text | grep -c "ib_srp: Already connected")
+		echo "id_ext=$g,ioc_guid=$g,dest=192.168.123.1:$SRPT_CM_PORT${1:+,$1}" \
+			>/sys/class/infiniband_srp/srp-rxe0-1/add_target && return 0
+		[ "$(kmsg_text | grep -c "ib_srp: Already connected")" -gt "$_lg_n" ] ||
+			return 1
+		_lg_i=$((_lg_i + 1))
+		[ $_lg_i -le 25 ] || return 1
+		sleep 0.2
+	done
 }
 
 # srp_disk [TIMEOUT]: print /dev/sdX of the first ib_srp disk, waiting up
