@@ -128,6 +128,22 @@ srp_initiator_load() {
 	modprobe ib_srp "$@" && modprobe sd_mod
 }
 
+# kmsg_count TEXT: how many kernel log lines have TEXT.
+kmsg_count() {
+	kmsg_text | grep -c "$1"
+}
+
+# kmsg_wait_more TEXT N [TIMEOUT]: wait until more than N kernel log lines
+# have TEXT (default 30 s).
+kmsg_wait_more() {
+	_km_i=0
+	while [ "$(kmsg_count "$1")" -le "$2" ]; do
+		_km_i=$((_km_i + 1))
+		[ $_km_i -le $((${3:-30} * 10)) ] || return 1
+		sleep 0.1
+	done
+}
+
 # srp_login [EXTRA]: ask ib_srp to log in to the target through RDMA/CM.
 # ib_srp drops a removed target from its list only after its SCSI host is
 # gone, so a login right after srp_logout_all can still be refused as
@@ -137,10 +153,10 @@ srp_login() {
 	g=$(srpt_guid16)
 	_lg_i=0
 	while :; do
-		_lg_n=$(kmsg_text | grep -c "ib_srp: Already connected")
+		_lg_n=$(kmsg_count "ib_srp: Already connected")
 		echo "id_ext=$g,ioc_guid=$g,dest=192.168.123.1:$SRPT_CM_PORT${1:+,$1}" \
 			>/sys/class/infiniband_srp/srp-rxe0-1/add_target && return 0
-		[ "$(kmsg_text | grep -c "ib_srp: Already connected")" -gt "$_lg_n" ] ||
+		[ "$(kmsg_count "ib_srp: Already connected")" -gt "$_lg_n" ] ||
 			return 1
 		_lg_i=$((_lg_i + 1))
 		[ $_lg_i -le 25 ] || return 1

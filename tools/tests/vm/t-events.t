@@ -28,12 +28,7 @@ ipv4_gid() {
 diag "GIDs: $(cat /sys/class/infiniband/rxe0/ports/1/gids/* | grep -v '^0000:0000:0000:0000:0000:0000:0000:0000$' | tr '\n' ' ')"
 # wait_kmsg TEXT [TIMEOUT]: until the kernel log has TEXT.
 wait_kmsg() {
-	_wk_i=0
-	until kmsg_text | grep -q "$1"; do
-		_wk_i=$((_wk_i + 1))
-		[ $_wk_i -le $((${2:-30} * 10)) ] || return 1
-		sleep 0.1
-	done
+	kmsg_wait_more "$1" 0 "${2:-30}"
 }
 
 # 1. Link down under I/O, then up again.  ib_srp's own reconnect across a
@@ -70,8 +65,8 @@ run_ok "its IPv4 RoCE GID is back" ipv4_gid
 # any listener.  srp-probe alone, with no SRP channel ever open, shows the
 # same after one connect attempt while the link is down; "rdma link del"
 # and "add" recover.  A MAC change (below) sends no MAD while down and
-# leaves rdma_rxe working.  The check below stays a TODO until rdma_rxe is fixed;
-# the device is then re-added so the target's side can be tested.
+# leaves rdma_rxe working.  The check below stays a TODO until rdma_rxe is
+# fixed; the device is then re-added so the target's side can be tested.
 modprobe -a rdma_ucm ib_uverbs
 rxe_wedged=" # TODO rdma_rxe receives nothing after a MAD was sent while its link was down"
 probe_login() {
@@ -89,11 +84,11 @@ probe_login() {
 # target port binding.
 rxe_readd() {
 	_rr_msg="target port 0x$RXE_GID_HEX: bound to rxe0 port 1"
-	_rr_n=$(kmsg_text | grep -c "$_rr_msg")
+	_rr_n=$(kmsg_count "$_rr_msg")
 	rdma link delete rxe0 && rxe_setup && ipv4_gid || return 1
 	_rr_i=0
 	while [ ! -e /sys/class/infiniband_srp/srp-rxe0-1/add_target ] ||
-		{ ours && [ "$(kmsg_text | grep -c "$_rr_msg")" -le "$_rr_n" ]; }; do
+		{ ours && [ "$(kmsg_count "$_rr_msg")" -le "$_rr_n" ]; }; do
 		_rr_i=$((_rr_i + 1))
 		[ $_rr_i -le 100 ] || return 1
 		sleep 0.1

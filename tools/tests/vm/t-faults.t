@@ -110,7 +110,7 @@ if [ -n "$disk" ] && same_data 40; then ok "data written before the removal is i
 bg_io "$disk"
 sleep 2
 bound_msg="target port 0x$RXE_GID_HEX: bound to $RXE_DEV port 1"
-bound_n=$(kmsg_text | grep -c "$bound_msg")
+bound_n=$(kmsg_count "$bound_msg")
 run_ok "rdma link delete $RXE_DEV under fio" rdma link delete "$RXE_DEV"
 run_ok "no channel left" srpt_channels_are 0 30
 bg_io_fails "the device went away"
@@ -125,13 +125,7 @@ while [ ! -e /sys/class/infiniband_srp/srp-rxe0-1/add_target ] && [ $i -lt 300 ]
 	sleep 0.1
 	i=$((i + 1))
 done
-if [ "${SRPT_UNDER_TEST:-ours}" != intree ]; then
-	i=0
-	while [ "$(kmsg_text | grep -c "$bound_msg")" -le "$bound_n" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-fi
+[ "${SRPT_UNDER_TEST:-ours}" = intree ] || kmsg_wait_more "$bound_msg" "$bound_n"
 # The in-tree driver keeps the configured target port bound to the device
 # that went away ("target port rxe0_1 has not yet been enabled"); ours binds
 # it to the port that carries its GID again.
