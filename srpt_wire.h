@@ -448,6 +448,300 @@ static inline int srpt_parse_initiator_name(const char *s,
 	return -EINVAL;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Node ACL names as the in-tree driver (Linux 6.1) accepts them.           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The in-tree driver accepts an ACL directory when any of three lenient
+ * readers takes its name: four colon-separated hex groups scanned the way
+ * the kernel's sscanf("%hx:%hx:%hx:%hx") scans them (whatever follows the
+ * fourth group is ignored), a port id of an even number of characters of
+ * which only the first 32 must be hex digits, or an address as
+ * inet_pton_with_scope() reads it.  A login is then admitted only by an
+ * ACL spelt exactly as the driver prints the initiator, so most of the
+ * names it accepts can never admit anybody.  The functions below model
+ * that acceptance (written from the behaviour, checked against the in-tree
+ * module by tools/tests/vm/t-differential.t), so that every name the
+ * in-tree driver accepts is accepted here too.
+ */
+enum {
+	/* configfs directory names have at most NAME_MAX (255) bytes */
+	SRPT_CONFIGFS_NAME_MAX = 256,
+	/* longest names the in-tree address readers take (INET*_ADDRSTRLEN) */
+	SRPT_INTREE_IPV4_MAX = 16,
+	SRPT_INTREE_IPV6_MAX = 46,
+};
+
+/**
+ * srpt_kspace() - whether the kernel's isspace() holds for a byte
+ * @c: the byte.
+ *
+ * Tab, newline, vertical tab, form feed, carriage return, space and the
+ * Latin-1 no-break space (0xa0), as the kernel's character table has it.
+ */
+static inline bool srpt_kspace(char c)
+{
+	unsigned char u = (unsigned char)c;
+
+	return u == ' ' || (u >= '\t' && u <= '\r') || u == 0xa0;
+}
+
+/**
+ * srpt_intree_guid() - the in-tree reading of "%hx:%hx:%hx:%hx"
+ * @s: text.
+ * @len: its length.
+ * @guid: the four groups, each truncated to 16 bits, big endian.
+ *
+ * Each group may follow white space, starts with a hex digit, may start
+ * with "0x" (then with or without digits after it) and runs as long as
+ * hex digits follow; the groups are separated by exactly one ':' and
+ * anything may follow the fourth.
+ *
+ * Return: 0 when four groups were read, else -EINVAL.
+ */
+static inline int srpt_intree_guid(const char *s, size_t len, u8 guid[8])
+{
+	size_t pos = 0;
+	int group;
+
+	for (group = 0; group < 4; group++) {
+		unsigned int v = 0;
+
+		if (group) {
+			if (pos >= len || s[pos] != ':')
+				return -EINVAL;
+			pos++;
+		}
+		while (pos < len && srpt_kspace(s[pos]))
+			pos++;
+		if (pos >= len || srpt_hex_val(s[pos]) < 0)
+			return -EINVAL;
+		if (s[pos] == '0' && pos + 1 < len &&
+		    (s[pos + 1] == 'x' || s[pos + 1] == 'X'))
+			pos += 2;
+		while (pos < len && srpt_hex_val(s[pos]) >= 0)
+			v = (v << 4 | (unsigned int)srpt_hex_val(s[pos++])) &
+			    0xffff;
+		srpt_put_be16(guid + 2 * group, (u16)v);
+	}
+	return 0;
+}
+
+/**
+ * srpt_intree_port_id() - the in-tree reading of a hex initiator port id
+ * @s: text.
+ * @len: its length.
+ * @id: the id, right aligned in 16 bytes.
+ *
+ * An optional "0x" (either case), then an even number of characters; the
+ * first 32 of them (all when fewer) must be hex digits, the rest is not
+ * looked at.  "0x" alone stands for id 0.
+ *
+ * Return: 0 or -EINVAL.
+ */
+static inline int srpt_intree_port_id(const char *s, size_t len, u8 id[16])
+{
+	size_t n;
+
+	if (srpt_has_hex_prefix(s, len)) {
+		s += 2;
+		len -= 2;
+	}
+	if (len % 2)
+		return -EINVAL;
+	n = len < 32 ? len : 32;
+	memset(id, 0, 16);
+	if (n == 0)
+		return 0;
+	return srpt_parse_hex(s, n, id, 16);
+}
+
+/**
+ * srpt_intree_ipv4() - the in-tree reading of a dotted-quad IPv4 address
+ * @s: text.
+ * @len: its length.
+ * @delim: a character that ends the address besides ':' and the end of
+ *	@s ('\n' for a name of its own, '%' inside an IPv6 address).
+ * @addr: the four address bytes.
+ * @end: out: where the address ended.
+ *
+ * Four parts of one or more decimal digits (leading zeros allowed) with a
+ * value of at most 255, separated by '.', then the end, @delim or ':'
+ * (which ends the address, whatever follows).
+ *
+ * Return: 0 or -EINVAL.
+ */
+static inline int srpt_intree_ipv4(const char *s, size_t len, char delim,
+				   u8 addr[4], size_t *end)
+{
+	unsigned int v = 0;
+	size_t pos = 0;
+	bool digits = false;
+	int part = 0;
+
+	for (;; pos++) {
+		char c = pos < len ? s[pos] : '\0';
+
+		if (c >= '0' && c <= '9') {
+			v = v * 10 + (unsigned int)(c - '0');
+			if (v > 255)
+				return -EINVAL;
+			digits = true;
+			continue;
+		}
+		if (c != '.' && c != ':' && c != delim && c != '\0')
+			return -EINVAL;
+		if (!digits)
+			return -EINVAL;
+		addr[part++] = (u8)v;
+		v = 0;
+		digits = false;
+		if (c == '.') {
+			if (part >= 4)
+				return -EINVAL;
+			continue;
+		}
+		if (part != 4)
+			return -EINVAL;
+		*end = pos;
+		return 0;
+	}
+}
+
+/**
+ * srpt_intree_ipv6() - the in-tree reading of an IPv6 address
+ * @s: text.
+ * @len: its length.
+ * @addr: the sixteen address bytes.
+ *
+ * The address ends at the end of @s or at '%' (a scope, not looked at
+ * here).  Up to eight groups of hex digits, each of a value of at most
+ * 0xffff (leading zeros allowed), separated by ':', with at most one "::"
+ * that stands for at least one zero group; in place of the last two groups
+ * a dotted-quad IPv4 address, after which a ':' ends the address whatever
+ * follows.
+ *
+ * Return: 0 or -EINVAL.
+ */
+static inline int srpt_intree_ipv6(const char *s, size_t len, u8 addr[16])
+{
+	u8 words[16];
+	int nbytes = 0, gap = -1;
+	size_t pos = 0, alen = 0, end;
+
+	while (alen < len && s[alen] != '%')
+		alen++;
+	if (alen >= 1 && s[0] == ':') {
+		if (alen < 2 || s[1] != ':')
+			return -EINVAL;
+		gap = 0;
+		pos = 2;
+	}
+	/* Every pass reads a group; "::" alone has none. */
+	while (gap != 0 || pos < alen) {
+		size_t start = pos;
+		unsigned int v = 0;
+
+		while (pos < alen && srpt_hex_val(s[pos]) >= 0) {
+			if (pos > start && v >= 0x1000)
+				return -EINVAL;
+			v = v << 4 | (unsigned int)srpt_hex_val(s[pos++]);
+		}
+		if (pos < alen && s[pos] == '.') {
+			/* The IPv4 tail takes the last two groups. */
+			if (gap >= 0 ? nbytes + 4 > 14 : nbytes + 4 != 16)
+				return -EINVAL;
+			if (srpt_intree_ipv4(s + start, alen - start, '%',
+					     words + nbytes, &end))
+				return -EINVAL;
+			nbytes += 4;
+			break;
+		}
+		if (pos == start)
+			return -EINVAL;
+		if (gap >= 0 ? nbytes + 2 > 14 : nbytes + 2 > 16)
+			return -EINVAL;
+		srpt_put_be16(words + nbytes, (u16)v);
+		nbytes += 2;
+		if (pos == alen)
+			break;
+		if (s[pos] != ':')
+			return -EINVAL;
+		pos++;
+		if (pos < alen && s[pos] == ':') {
+			if (gap >= 0)
+				return -EINVAL;
+			gap = nbytes;
+			pos++;
+			if (pos == alen)
+				break;
+		} else if (pos == alen) {
+			return -EINVAL;
+		}
+	}
+	if (gap < 0) {
+		if (nbytes != 16)
+			return -EINVAL;
+		memcpy(addr, words, 16);
+		return 0;
+	}
+	if (nbytes > 14)
+		return -EINVAL;
+	memset(addr, 0, 16);
+	memcpy(addr, words, (size_t)gap);
+	memcpy(addr + 16 - (nbytes - gap), words + gap, (size_t)(nbytes - gap));
+	return 0;
+}
+
+/**
+ * srpt_parse_intree_acl_name() - whether the in-tree driver accepts a name
+ * @s: NUL terminated configfs directory name of a node ACL.
+ * @out: what the in-tree driver reads the name as: the first of its
+ *	readers that takes it (GUID, port id, IPv4, IPv6 in this order).
+ *
+ * Names that srpt_parse_initiator_name() takes mean what it says they
+ * mean; this function is for the others, which the in-tree driver accepts
+ * but can never match with a login (see the comment above).  One
+ * difference: the in-tree driver looks up the scope of a link-local IPv6
+ * address ("fe80::1%eth0") as an interface name or number and refuses the
+ * name when there is no such interface; here any scope is accepted.
+ *
+ * Return: 0 when the in-tree driver accepts @s, else -EINVAL.
+ */
+static inline int srpt_parse_intree_acl_name(const char *s,
+					     struct srpt_name *out)
+{
+	size_t len = srpt_text_len(s, SRPT_CONFIGFS_NAME_MAX);
+	size_t end;
+
+	memset(out, 0, sizeof(*out));
+	if (len == 0 || len >= SRPT_CONFIGFS_NAME_MAX)
+		return -EINVAL;
+	if (srpt_intree_guid(s, len, out->id + 8) == 0) {
+		out->kind = SRPT_NAME_GUID;
+		return 0;
+	}
+	memset(out->id, 0, 16);
+	if (srpt_intree_port_id(s, len, out->id) == 0) {
+		out->kind = SRPT_NAME_PORT_ID;
+		return 0;
+	}
+	memset(out->id, 0, 16);
+	if (len <= SRPT_INTREE_IPV4_MAX &&
+	    srpt_intree_ipv4(s, len, '\n', out->id + 12, &end) == 0) {
+		out->kind = SRPT_NAME_IPV4;
+		return 0;
+	}
+	memset(out->id, 0, 16);
+	if (len <= SRPT_INTREE_IPV6_MAX && srpt_intree_ipv6(s, len, out->id) == 0) {
+		out->kind = SRPT_NAME_IPV6;
+		return 0;
+	}
+	memset(out, 0, sizeof(*out));
+	return -EINVAL;
+}
+
 /**
  * srpt_format_guid_name() - format eight GUID bytes as "xxxx:xxxx:xxxx:xxxx"
  * @buf: destination of at least SRPT_GUID_NAME_LEN bytes.

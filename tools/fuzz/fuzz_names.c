@@ -14,8 +14,17 @@
  * accepts parses to the same address; a target port name is also an
  * initiator name of the same value; nothing is read past the 64 bytes a
  * parser may look at when there is no NUL in them.
+ *
+ * The in-tree reading of node ACL names, srpt_parse_intree_acl_name(), is
+ * checked reader by reader against oracles built another way: glibc's
+ * sscanf("%hx:%hx:%hx:%hx") for the GUID reader, and glibc's inet_pton()
+ * for the address readers, on text normalised where the kernel's readers
+ * are known to take more (leading zeros, text after an IPv4 address that
+ * a ':' or a newline ends); the whole is the first reader that takes the
+ * name; every name of a documented form is one it takes too.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 
 #include "fuzz.h"
 #include "../../srpt_wire.h"
@@ -226,6 +235,203 @@ static void check_inet(const char *s)
 	}
 }
 
+/* The port id reader, written from its description. */
+static bool oracle_port_id(const char *s, u8 id[16])
+{
+	size_t len = strlen(s), i, n;
+
+	if (len >= 2 && !strncasecmp(s, "0x", 2)) {
+		s += 2;
+		len -= 2;
+	}
+	if (len & 1)
+		return false;
+	n = len > 32 ? 32 : len;
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	memset(id, 0, 16);
+	for (i = 0; i < n / 2; i++) {
+		char two[3] = { s[2 * i], s[2 * i + 1], 0 };
+
+		id[16 - n / 2 + i] = (u8)strtoul(two, NULL, 16);
+	}
+	return true;
+}
+
+/*
+ * The GUID reader against glibc's sscanf(), for names it reads the same
+ * way: made of hex digits, ':' and C-locale white space only (the kernel
+ * also takes a no-break space and "0x" prefixes; glibc also a sign).
+ * Values agree while each group has at most 16 digits (glibc saturates,
+ * the kernel wraps).
+ */
+static void check_intree_guid(const char *s)
+{
+	unsigned short w[4];
+	u8 guid[8], want[8];
+	size_t i, run = 0, longest = 0;
+	int ret, n;
+
+	for (i = 0; s[i]; i++) {
+		if (!isxdigit((unsigned char)s[i]) && s[i] != ':' &&
+		    !strchr(" \t\n\v\f\r", s[i]))
+			return;
+		run = isxdigit((unsigned char)s[i]) ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	ret = srpt_intree_guid(s, strlen(s), guid);
+	n = sscanf(s, "%hx:%hx:%hx:%hx", &w[0], &w[1], &w[2], &w[3]);
+	FUZZ_CHECK((ret == 0) == (n == 4));
+	if (ret || longest > 16)
+		return;
+	for (i = 0; i < 4; i++) {
+		want[2 * i] = (u8)(w[i] >> 8);
+		want[2 * i + 1] = (u8)w[i];
+	}
+	FUZZ_CHECK(!memcmp(guid, want, 8));
+}
+
+/*
+ * @s up to the first of @ends, leading zeros of its decimal numbers
+ * dropped (from @from on), into @buf.
+ */
+static void cut_strip(const char *s, const char *ends, char *buf, size_t size)
+{
+	char tmp[SRPT_CONFIGFS_NAME_MAX + 1];
+
+	snprintf(tmp, sizeof(tmp), "%.*s", (int)strcspn(s, ends), s);
+	strip_zeros(tmp, 0, buf, size);
+}
+
+/* The IPv4 reader of a whole name against inet_pton(). */
+static void check_intree_ipv4(const char *s)
+{
+	char buf[SRPT_CONFIGFS_NAME_MAX + 1];
+	u8 a[4], want[4];
+	size_t end;
+	int ret;
+
+	ret = srpt_intree_ipv4(s, strlen(s), '\n', a, &end);
+	cut_strip(s, ":\n", buf, sizeof(buf));
+	FUZZ_CHECK((ret == 0) == (inet_pton(AF_INET, buf, want) == 1));
+	if (!ret) {
+		FUZZ_CHECK(!memcmp(a, want, 4));
+		FUZZ_CHECK(end == strcspn(s, ":\n"));
+	}
+}
+
+/*
+ * The IPv6 reader against inet_pton(), on the address before any '%',
+ * cut at a ':' after an IPv4 tail, without leading zeros in hex groups
+ * (beyond one digit) and in the tail's numbers.
+ */
+static void check_intree_ipv6(const char *s)
+{
+	char addr[SRPT_CONFIGFS_NAME_MAX + 1], buf[SRPT_CONFIGFS_NAME_MAX + 1];
+	char *dot, *p, *q;
+	u8 a[16], want[16];
+	int ret;
+
+	ret = srpt_intree_ipv6(s, strlen(s), a);
+	snprintf(addr, sizeof(addr), "%.*s", (int)strcspn(s, "%"), s);
+	dot = strchr(addr, '.');
+	if (dot && strchr(dot, ':'))
+		*strchr(dot, ':') = '\0';
+	/* Field by field: a hex group loses its leading zeros, the tail
+	 * those of its numbers. */
+	p = addr;
+	q = buf;
+	while (*p) {
+		size_t n = strcspn(p, ":");
+
+		if (memchr(p, '.', n)) {
+			char f[SRPT_CONFIGFS_NAME_MAX + 1];
+
+			snprintf(f, sizeof(f), "%.*s", (int)n, p);
+			strip_zeros(f, 0, q, sizeof(buf) - (size_t)(q - buf));
+			q += strlen(q);
+		} else {
+			size_t z = 0;
+
+			while (z + 1 < n && p[z] == '0')
+				z++;
+			memcpy(q, p + z, n - z);
+			q += n - z;
+		}
+		p += n;
+		if (*p == ':')
+			*q++ = *p++;
+	}
+	*q = '\0';
+	FUZZ_CHECK((ret == 0) == (inet_pton(AF_INET6, buf, want) == 1));
+	if (!ret)
+		FUZZ_CHECK(!memcmp(a, want, 16));
+}
+
+static void check_intree(const char *s)
+{
+	size_t len = strlen(s), end;
+	struct srpt_name n, m;
+	u8 id[16], want[16];
+	enum srpt_name_kind first = SRPT_NAME_NONE;
+
+	if (len >= SRPT_CONFIGFS_NAME_MAX)
+		return;
+	check_intree_guid(s);
+	check_intree_ipv4(s);
+	check_intree_ipv6(s);
+	FUZZ_CHECK((srpt_intree_port_id(s, len, id) == 0) ==
+		   oracle_port_id(s, want));
+	if (oracle_port_id(s, want))
+		FUZZ_CHECK(!memcmp(id, want, 16));
+
+	/* The whole: the first reader that takes the name. */
+	if (len && srpt_intree_guid(s, len, id + 8) == 0)
+		first = SRPT_NAME_GUID;
+	else if (len && srpt_intree_port_id(s, len, id) == 0)
+		first = SRPT_NAME_PORT_ID;
+	else if (len && len <= SRPT_INTREE_IPV4_MAX &&
+		 srpt_intree_ipv4(s, len, '\n', id + 12, &end) == 0)
+		first = SRPT_NAME_IPV4;
+	else if (len && len <= SRPT_INTREE_IPV6_MAX &&
+		 srpt_intree_ipv6(s, len, id) == 0)
+		first = SRPT_NAME_IPV6;
+	memset(&n, 0x5a, sizeof(n));
+	if (srpt_parse_intree_acl_name(s, &n)) {
+		FUZZ_CHECK(first == SRPT_NAME_NONE && name_zero(&n));
+		return;
+	}
+	FUZZ_CHECK(n.kind == first && !n.scope[0]);
+	if (first == SRPT_NAME_GUID)
+		FUZZ_CHECK(fuzz_all(n.id, 8, 0));
+	if (first == SRPT_NAME_IPV4)
+		FUZZ_CHECK(fuzz_all(n.id, 12, 0));
+
+	/* A GUID, port id or IPv4 name reads the same in both readings. */
+	if (parse(false, s, &m) == 0 && m.kind != SRPT_NAME_IPV6)
+		FUZZ_CHECK(n.kind == m.kind && !memcmp(n.id, m.id, 16));
+}
+
+/*
+ * Every name of a documented form is one the in-tree driver takes, but for
+ * IPv6 names longer than it reads (a long scope) that do not start with
+ * four groups.
+ */
+static void check_intree_documented(const char *s)
+{
+	struct srpt_name n, m;
+	u8 guid[8];
+
+	if (parse(false, s, &m))
+		return;
+	if (m.kind == SRPT_NAME_IPV6 && strlen(s) > SRPT_INTREE_IPV6_MAX &&
+	    srpt_intree_guid(s, strlen(s), guid) != 0)
+		return;
+	FUZZ_CHECK(srpt_parse_intree_acl_name(s, &n) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -242,6 +448,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	check_one(true, s);
 	check_one(false, s);
 	check_inet(s);
+	check_intree(s);
+	check_intree_documented(s);
 	free(s);
 
 	/*

@@ -346,6 +346,16 @@ def names_seeds():
         "1.2.3.256",
         "fe80::1%",
         "0x",
+        # Node ACL names only the in-tree driver's lenient readers take.
+        "fec0:fe80:5054:00ff:fe12:3456:5054:00ff:fe12:3456",
+        " 1:2:3:4",
+        "0x:0x:0x:0x",
+        "0x0000000000000000505400fffe123456zz",
+        "192.168.1.5:junk",
+        "0000000001.2.3.4\n",
+        "fe80::00001",
+        "::ffff:1.2.3.4:junk",
+        "2001:db8::1%what ever",
     ]
     return {"%02d" % i: n.encode() for i, n in enumerate(names)}
 
