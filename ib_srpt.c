@@ -56,60 +56,80 @@ static void srpt_ib_cm_listen(struct srpt_device *sdev);
 /* 1. Module parameters                                                     */
 /* ======================================================================== */
 
-static unsigned int srp_max_req_size = SRPT_DEF_MAX_REQ_SIZE;
-static unsigned int srpt_srq_size = SRPT_DEF_SRQ_SIZE;
+/*
+ * srp_max_req_size and srpt_srq_size are int parameters, parsed (kstrtoint:
+ * decimal, 0x hex or 0 octal, optional sign) and read back as the in-tree
+ * driver does, so that every value it loads with loads here and reads back
+ * alike.  srp_max_req_size is compared with its minimum as an unsigned
+ * number, as in-tree, so a negative value stands for a huge size; what the
+ * driver uses is srp_max_req_size, at most SRPT_MAX_MAX_REQ_SIZE
+ * (srpt_init_module() sets it).
+ */
+static int srp_max_req_size_param = SRPT_DEF_MAX_REQ_SIZE;
+static u32 srp_max_req_size = SRPT_DEF_MAX_REQ_SIZE;
+static int srpt_srq_size = SRPT_DEF_SRQ_SIZE;
 static u64 srpt_service_guid;
 
 /**
- * srpt_param_set_uint_range() - set an unsigned int parameter within bounds
- * @val: text written by the user (module load line or sysfs).
- * @kp: the parameter; kp->arg points at the variable.
+ * srpt_param_set_int_range() - set an int parameter within bounds
+ * @val: text given at load time.
+ * @kp: the parameter; kp->arg points at the int.
  * @min: smallest accepted value.
  * @max: largest accepted value.
+ * @as_unsigned: compare the value as an unsigned number.
  *
- * Return: 0, or -EINVAL with a log line naming the parameter and its range.
+ * Return: 0, the error of kstrtoint() for text that is no int, or -EINVAL
+ * with a log line naming the parameter and its range.
  */
-static int srpt_param_set_uint_range(const char *val,
-				     const struct kernel_param *kp,
-				     unsigned int min, unsigned int max)
+static int srpt_param_set_int_range(const char *val,
+				    const struct kernel_param *kp,
+				    unsigned int min, unsigned int max,
+				    bool as_unsigned)
 {
-	unsigned int v;
+	int v, ret;
 
-	if (kstrtouint(val, 0, &v) || v < min || v > max) {
-		pr_err("invalid value '%s' for parameter %s: must be an integer in [%u..%u]\n",
-		       val, kp->name, min, max);
-		return -EINVAL;
+	ret = kstrtoint(val, 0, &v);
+	if (ret) {
+		pr_err("invalid value '%s' for parameter %s: not an integer\n",
+		       val, kp->name);
+		return ret;
 	}
-	*(unsigned int *)kp->arg = v;
-	return 0;
+	if ((as_unsigned || v >= 0) &&
+	    (unsigned int)v >= min && (unsigned int)v <= max) {
+		*(int *)kp->arg = v;
+		return 0;
+	}
+	pr_err("invalid value '%s' for parameter %s: must be an integer in [%u..%u]\n",
+	       val, kp->name, min, max);
+	return -EINVAL;
 }
 
 static int srpt_param_set_max_req_size(const char *val,
 				       const struct kernel_param *kp)
 {
-	return srpt_param_set_uint_range(val, kp, SRPT_MIN_MAX_REQ_SIZE,
-					 SRPT_MAX_MAX_REQ_SIZE);
+	return srpt_param_set_int_range(val, kp, SRPT_MIN_MAX_REQ_SIZE,
+					UINT_MAX, true);
 }
 
 static const struct kernel_param_ops srpt_max_req_size_ops = {
 	.set = srpt_param_set_max_req_size,
-	.get = param_get_uint,
+	.get = param_get_int,
 };
-module_param_cb(srp_max_req_size, &srpt_max_req_size_ops, &srp_max_req_size,
-		0444);
+module_param_cb(srp_max_req_size, &srpt_max_req_size_ops,
+		&srp_max_req_size_param, 0444);
 MODULE_PARM_DESC(srp_max_req_size,
-		 "Maximum size of SRP request messages in bytes (996..65536, default 8276).");
+		 "Maximum size of SRP request messages in bytes (at least 996, default 8276; more than 65536 is used as 65536).");
 
 static int srpt_param_set_srq_size(const char *val,
 				   const struct kernel_param *kp)
 {
-	return srpt_param_set_uint_range(val, kp, SRPT_MIN_SRQ_SIZE,
-					 SRPT_MAX_SRQ_SIZE);
+	return srpt_param_set_int_range(val, kp, SRPT_MIN_SRQ_SIZE,
+					SRPT_MAX_SRQ_SIZE, false);
 }
 
 static const struct kernel_param_ops srpt_srq_size_ops = {
 	.set = srpt_param_set_srq_size,
-	.get = param_get_uint,
+	.get = param_get_int,
 };
 module_param_cb(srpt_srq_size, &srpt_srq_size_ops, &srpt_srq_size, 0444);
 MODULE_PARM_DESC(srpt_srq_size,
@@ -120,16 +140,18 @@ MODULE_PARM_DESC(srpt_srq_size,
  * @val: hexadecimal text, with or without "0x".
  * @kp: the parameter.
  *
- * Return: 0 or -EINVAL.
+ * Return: 0 or the error of kstrtou64().
  */
 static int srpt_param_set_guid(const char *val, const struct kernel_param *kp)
 {
 	u64 v;
+	int ret;
 
-	if (kstrtou64(val, 16, &v)) {
+	ret = kstrtou64(val, 16, &v);
+	if (ret) {
 		pr_err("invalid value '%s' for parameter %s: must be a 64-bit hexadecimal number\n",
 		       val, kp->name);
-		return -EINVAL;
+		return ret;
 	}
 	*(u64 *)kp->arg = v;
 	return 0;
@@ -152,17 +174,28 @@ MODULE_PARM_DESC(srpt_service_guid,
  * RDMA/CM port to listen on from load time, so that the listener survives a
  * reboot through /etc/modprobe.d (rtslib-fb's saveconfig does not save
  * discovery_auth/rdma_cm_port for srpt).  Reading it shows the port listened
- * on now, whichever way it was set.
+ * on now, whichever way it was set.  The in-tree driver has no such
+ * parameter and loads whatever its value (it ignores it), so a value that
+ * is no port number, or a port that cannot be bound, is logged and the
+ * module loads without a listener.
  */
 static u16 srpt_rdma_cm_port_param;
 
+/**
+ * srpt_param_set_cm_port() - parse rdma_cm_port
+ * @val: text given at load time.
+ * @kp: the parameter.
+ *
+ * Return: 0; text that is no port number is logged and leaves 0 (no
+ * listener).
+ */
 static int srpt_param_set_cm_port(const char *val,
 				  const struct kernel_param *kp)
 {
 	if (kstrtou16(val, 0, kp->arg)) {
-		pr_err("invalid value '%s' for parameter %s: must be a port number 0..65535 (0: no listener)\n",
+		pr_err("invalid value '%s' for parameter %s ignored: not a port number 0..65535; no RDMA/CM listener until discovery_auth/rdma_cm_port is written\n",
 		       val, kp->name);
-		return -EINVAL;
+		*(u16 *)kp->arg = 0;
 	}
 	return 0;
 }
@@ -176,7 +209,7 @@ static const struct kernel_param_ops srpt_cm_port_ops = {
 module_param_cb(rdma_cm_port, &srpt_cm_port_ops, &srpt_rdma_cm_port_param,
 		0444);
 MODULE_PARM_DESC(rdma_cm_port,
-		 "RDMA/CM port to listen on from load time (0..65535, default 0: none until discovery_auth/rdma_cm_port is written).");
+		 "RDMA/CM port to listen on from load time (0..65535, default 0: none until discovery_auth/rdma_cm_port is written; a value that is no port, or a port that cannot be bound, is logged and ignored).");
 
 /* ======================================================================== */
 /* 2. RDMA devices and ports                                                */
@@ -2438,22 +2471,66 @@ static struct ib_client srpt_client = {
  */
 
 /**
+ * enum srpt_acl_match - why a node ACL admitted a login
+ * @SRPT_ACL_NO_MATCH: it did not.
+ * @SRPT_ACL_BY_ID: its name is the initiator port id or port GUID.
+ * @SRPT_ACL_BY_PEER: its name is the address the initiator connected from.
+ * @SRPT_ACL_BY_LOCAL: its name is the address of this target that the
+ *	initiator connected to, which is how the in-tree driver matches
+ *	address ACLs (it compares them with the local address of the RDMA/CM
+ *	connection).
+ */
+enum srpt_acl_match {
+	SRPT_ACL_NO_MATCH,
+	SRPT_ACL_BY_ID,
+	SRPT_ACL_BY_PEER,
+	SRPT_ACL_BY_LOCAL,
+};
+
+/**
  * struct srpt_login_ctx - one login request being decided
  * @req: the parsed request.
  * @peer: initiator's address (RDMA/CM), or family AF_UNSPEC.
+ * @local: address the initiator connected to (RDMA/CM), or AF_UNSPEC.
  * @peer_name: initiator's address or GID as text, for log lines.
  * @pkey: P_Key of the request's path (IB CM).
  * @acl_name: name of the node ACL that admitted it.
+ * @acl_match: why that ACL admitted it.
  * @rsp_flags: multichannel result for the login response.
  */
 struct srpt_login_ctx {
 	struct srpt_login_req	req;
 	struct sockaddr_storage	peer;
+	struct sockaddr_storage	local;
 	char			peer_name[64];
 	u16			pkey;
 	char			acl_name[TRANSPORT_IQN_LEN];
+	enum srpt_acl_match	acl_match;
 	u8			rsp_flags;
 };
+
+/**
+ * srpt_addr_is() - whether a socket address is the address of a name
+ * @id: parsed IPv4 or IPv6 name.
+ * @ss: socket address, of any family; an IPv4 address may come
+ *	IPv4-mapped in an IPv6 one.
+ */
+static bool srpt_addr_is(const struct srpt_name *id,
+			 const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)ss;
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)ss;
+
+	if (id->kind == SRPT_NAME_IPV4) {
+		if (ss->ss_family == AF_INET)
+			return !memcmp(id->id + 12, &sin->sin_addr, 4);
+		return ss->ss_family == AF_INET6 &&
+		       ipv6_addr_v4mapped(&sin6->sin6_addr) &&
+		       !memcmp(id->id + 12, &sin6->sin6_addr.s6_addr32[3], 4);
+	}
+	return id->kind == SRPT_NAME_IPV6 && ss->ss_family == AF_INET6 &&
+	       !memcmp(id->id, &sin6->sin6_addr, 16);
+}
 
 /**
  * srpt_acl_admits() - whether a node ACL name stands for this initiator
@@ -2462,36 +2539,37 @@ struct srpt_login_ctx {
  *
  * A 128-bit id must equal the initiator port id; a GUID, its port GUID
  * half (bytes 8..15, as SRP r16a lays it out); an address, the address the
- * connection came from.  Spelling (case, 0x, leading zeros) is irrelevant.
+ * connection came from or, as in the in-tree driver, the address of this
+ * target it went to.  Spelling (case, 0x, leading zeros, compressed or
+ * not) is irrelevant.  Names that srpt_parse_initiator_name() does not
+ * take (accepted only because the in-tree driver accepts them) admit
+ * nobody.
+ *
+ * Return: why it admits the initiator, or SRPT_ACL_NO_MATCH.
  */
-static bool srpt_acl_admits(const char *name, const struct srpt_login_ctx *lc)
+static enum srpt_acl_match srpt_acl_admits(const char *name,
+					   const struct srpt_login_ctx *lc)
 {
-	const struct sockaddr_storage *ss = &lc->peer;
 	struct srpt_name id;
 
 	if (srpt_parse_initiator_name(name, &id))
-		return false;
+		return SRPT_ACL_NO_MATCH;
 	switch (id.kind) {
 	case SRPT_NAME_PORT_ID:
-		return !memcmp(id.id, lc->req.initiator_port_id, 16);
+		return memcmp(id.id, lc->req.initiator_port_id, 16) ?
+		       SRPT_ACL_NO_MATCH : SRPT_ACL_BY_ID;
 	case SRPT_NAME_GUID:
-		return !memcmp(id.id + 8, lc->req.initiator_port_id + 8, 8);
+		return memcmp(id.id + 8, lc->req.initiator_port_id + 8, 8) ?
+		       SRPT_ACL_NO_MATCH : SRPT_ACL_BY_ID;
 	case SRPT_NAME_IPV4:
-		if (ss->ss_family == AF_INET)
-			return !memcmp(id.id + 12,
-				       &((struct sockaddr_in *)ss)->sin_addr, 4);
-		if (ss->ss_family == AF_INET6 &&
-		    ipv6_addr_v4mapped(&((struct sockaddr_in6 *)ss)->sin6_addr))
-			return !memcmp(id.id + 12,
-				       &((struct sockaddr_in6 *)ss)->sin6_addr.s6_addr32[3],
-				       4);
-		return false;
 	case SRPT_NAME_IPV6:
-		return ss->ss_family == AF_INET6 &&
-		       !memcmp(id.id, &((struct sockaddr_in6 *)ss)->sin6_addr,
-			       16);
+		if (srpt_addr_is(&id, &lc->peer))
+			return SRPT_ACL_BY_PEER;
+		if (srpt_addr_is(&id, &lc->local))
+			return SRPT_ACL_BY_LOCAL;
+		return SRPT_ACL_NO_MATCH;
 	default:
-		return false;
+		return SRPT_ACL_NO_MATCH;
 	}
 }
 
@@ -2523,7 +2601,9 @@ static struct srpt_tpg *srpt_find_acl(struct srpt_port *sport,
 			mutex_lock(&stpg->tpg.acl_node_mutex);
 			list_for_each_entry(nacl, &stpg->tpg.acl_node_list,
 					    acl_list) {
-				if (srpt_acl_admits(nacl->initiatorname, lc)) {
+				lc->acl_match = srpt_acl_admits(nacl->initiatorname,
+								lc);
+				if (lc->acl_match != SRPT_ACL_NO_MATCH) {
 					strscpy(lc->acl_name,
 						nacl->initiatorname,
 						sizeof(lc->acl_name));
@@ -2720,6 +2800,9 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 		g.imm_data_offset ? ", immediate data" : "",
 		lc->rsp_flags == SRPT_LOGIN_RSP_TERMINATED ?
 		", other channels of the nexus terminated" : "");
+	if (lc->acl_match == SRPT_ACL_BY_LOCAL)
+		pr_info("%s: admitted by node ACL %s, which is this target's own address (%pISc): the in-tree driver's meaning of an address ACL, which admits any initiator connecting to it; an ACL named after the initiator's address (%s) admits only it\n",
+			ch->name, lc->acl_name, &lc->local, lc->peer_name);
 	return ch;
 
 free_ch:
@@ -3121,6 +3204,7 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 		goto reject;
 	}
 	memcpy(&lc->peer, &cm_id->route.addr.dst_addr, sizeof(lc->peer));
+	memcpy(&lc->local, &cm_id->route.addr.src_addr, sizeof(lc->local));
 	snprintf(lc->peer_name, sizeof(lc->peer_name), "%pISc", &lc->peer);
 	if (srpt_parse_login_req_rdma(peer->private_data,
 				      peer->private_data_len, &lc->req)) {
@@ -3439,17 +3523,48 @@ static int srpt_enable_tpg(struct se_portal_group *tpg, bool enable)
  * @se_nacl: the new node ACL.
  * @name: initiator name (see srpt_parse_initiator_name()).
  *
+ * A name in one of the documented forms admits the initiator it stands
+ * for.  A name the in-tree driver accepts in none of them (trailing text
+ * after a GUID, more than 32 hex digits, two addresses run together, ...)
+ * is accepted too, since scripts written for the in-tree driver create
+ * such ACLs, but it can admit no login there, nor here: one log line says
+ * so and which spelling would admit the initiator it seems to mean.
+ *
  * Return: 0 or -EINVAL.
  */
 static int srpt_init_nodeacl(struct se_node_acl *se_nacl, const char *name)
 {
 	struct srpt_name id;
+	const char *what;
+	char spelling[48];
 
-	if (srpt_parse_initiator_name(name, &id)) {
-		pr_err("invalid initiator name '%s': use the initiator port GUID (xxxx:xxxx:xxxx:xxxx), the 128-bit initiator port id as 32 hex digits with or without 0x, or an IPv4 or IPv6 address\n",
-		       name);
+	if (!srpt_parse_initiator_name(name, &id))
+		return 0;
+	if (srpt_parse_intree_acl_name(name, &id)) {
+		pr_err("invalid initiator name '%*pE': use the initiator port GUID (xxxx:xxxx:xxxx:xxxx), the 128-bit initiator port id as 32 hex digits with or without 0x, or an IPv4 or IPv6 address\n",
+		       (int)strlen(name), name);
 		return -EINVAL;
 	}
+	switch (id.kind) {
+	case SRPT_NAME_GUID:
+		what = "port GUID";
+		srpt_format_guid_name(spelling, id.id + 8);
+		break;
+	case SRPT_NAME_PORT_ID:
+		what = "initiator port id";
+		srpt_format_gid_name(spelling, id.id);
+		break;
+	case SRPT_NAME_IPV4:
+		what = "IPv4 address";
+		snprintf(spelling, sizeof(spelling), "%pI4", id.id + 12);
+		break;
+	default:
+		what = "IPv6 address";
+		snprintf(spelling, sizeof(spelling), "%pI6c", id.id);
+		break;
+	}
+	pr_warn("node ACL '%*pE' accepted as the in-tree driver accepts it, but no login can match this spelling; it reads as %s %s, which an ACL named %s admits\n",
+		(int)strlen(name), name, what, spelling, spelling);
 	return 0;
 }
 
@@ -3593,9 +3708,11 @@ static struct configfs_attribute *srpt_da_attrs[] = {
 };
 
 /*
- * TPG attributes (.../$tpg/attrib/): names, bounds and defaults as in-tree.
- * Sizes apply to logins after the write; use_srq logs out the TPG's
- * channels so that the initiators log back in with the new setting.
+ * TPG attributes (.../$tpg/attrib/): names, bounds and defaults as in-tree,
+ * and parsed as in-tree (kstrtoul: decimal, 0x hex or 0 octal, an optional
+ * '+' and one trailing newline).  Sizes apply to logins after the write;
+ * use_srq logs out the TPG's channels so that the initiators log back in
+ * with the new setting.
  */
 
 /**
@@ -3616,16 +3733,16 @@ static ssize_t srpt_tpg_attr_store_u32(struct config_item *item,
 				       size_t field)
 {
 	struct srpt_tpg *stpg = srpt_se_tpg_to_tpg(attrib_to_tpg(item));
-	u32 val;
+	unsigned long val;
 
-	if (kstrtou32(page, 0, &val) || val < min || val > max) {
+	if (kstrtoul(page, 0, &val) || val < min || val > max) {
 		pr_err("target port %s: invalid %s '%.*s': must be an integer in [%u..%u]\n",
 		       stpg->tport->name, name, (int)strcspn(page, "\n"), page,
 		       min, max);
 		return -EINVAL;
 	}
 	mutex_lock(&stpg->tport->tpg_mutex);
-	*(u32 *)((u8 *)&stpg->attrs + field) = val;
+	*(u32 *)((u8 *)&stpg->attrs + field) = (u32)val;
 	mutex_unlock(&stpg->tport->tpg_mutex);
 	return count;
 }
@@ -3719,20 +3836,23 @@ static ssize_t srpt_tpg_attrib_use_srq_show(struct config_item *item,
  * A change closes the TPG's channels: each initiator logs in again and its
  * new channels receive as the attribute now says.
  *
- * Return: @count or -EINVAL.
+ * Return: @count, the error of kstrtoul() for text that is no number (as
+ * in-tree), or -EINVAL for a number other than 0 and 1.
  */
 static ssize_t srpt_tpg_attrib_use_srq_store(struct config_item *item,
 					     const char *page, size_t count)
 {
 	struct srpt_tpg *stpg = srpt_se_tpg_to_tpg(attrib_to_tpg(item));
+	unsigned long val;
 	bool changed;
 	int n = 0;
-	u32 val;
+	int ret;
 
-	if (kstrtou32(page, 0, &val) || val > 1) {
+	ret = kstrtoul(page, 0, &val);
+	if (ret || val > 1) {
 		pr_err("target port %s: invalid use_srq '%.*s': must be 0 or 1\n",
 		       stpg->tport->name, (int)strcspn(page, "\n"), page);
-		return -EINVAL;
+		return ret ? ret : -EINVAL;
 	}
 	mutex_lock(&stpg->tport->tpg_mutex);
 	changed = stpg->attrs.use_srq != val;
@@ -3741,7 +3861,7 @@ static ssize_t srpt_tpg_attrib_use_srq_store(struct config_item *item,
 		n = srpt_close_channels(srpt_ch_in_tpg, stpg);
 	mutex_unlock(&stpg->tport->tpg_mutex);
 	if (changed)
-		pr_info("target port %s: TPG %s: use_srq %u%s\n",
+		pr_info("target port %s: TPG %s: use_srq %lu%s\n",
 			stpg->tport->name,
 			config_item_name(&stpg->tpg.tpg_group.cg_item), val,
 			n ? ", its channels are being closed" : "");
@@ -3928,6 +4048,13 @@ static int __init srpt_init_module(void)
 {
 	int ret;
 
+	srp_max_req_size = min_t(u32, (u32)srp_max_req_size_param,
+				 SRPT_MAX_MAX_REQ_SIZE);
+	if (srp_max_req_size != (u32)srp_max_req_size_param)
+		pr_warn("srp_max_req_size %d (%u bytes) is more than this driver supports: requests of up to %u bytes are accepted\n",
+			srp_max_req_size_param, (u32)srp_max_req_size_param,
+			srp_max_req_size);
+
 	srpt_wq = alloc_workqueue("srpt", WQ_MEM_RECLAIM, 0);
 	if (!srpt_wq)
 		return -ENOMEM;
@@ -3945,16 +4072,14 @@ static int __init srpt_init_module(void)
 		goto unregister_template;
 	}
 
-	ret = srpt_set_listen_port(srpt_rdma_cm_port_param);
-	if (ret)
-		goto unregister_client;
+	if (srpt_set_listen_port(srpt_rdma_cm_port_param))
+		pr_err("rdma_cm_port %u ignored: loaded without an RDMA/CM listener\n",
+		       srpt_rdma_cm_port_param);
 
-	pr_info("version %s loaded (srp_max_req_size %u, srpt_srq_size %u)\n",
+	pr_info("version %s loaded (srp_max_req_size %u, srpt_srq_size %d)\n",
 		SRPT_DRV_VERSION, srp_max_req_size, srpt_srq_size);
 	return 0;
 
-unregister_client:
-	ib_unregister_client(&srpt_client);
 unregister_template:
 	target_unregister_template(&srpt_template);
 destroy_wq:

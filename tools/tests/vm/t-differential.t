@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Differential test: whatever the in-tree ib_srpt accepts, ours accepts.
+# One boot runs the corpus tools/tests/vm/differential.corpus (module
+# parameters at load time, configfs names, attribute writes, real ib_srp
+# logins over RDMA/CM with node ACLs in many spellings) first against the
+# distro's in-tree module, then, after unloading it, against ours, and
+# compares (tools/tests/vm/differential.py).  Results may differ only where
+# the corpus names an entry of "Differences from the in-tree driver" in
+# Documentation/srpt.rst.  Runs both drivers whatever SRPT_UNDER_TEST says.
+#
+# The soft-RoCE port has a fixed MAC, so its names are the same every run:
+# GID fe80::5054:ff:fe12:3456, port GUID 5054:00ff:fe12:3456.  Its netdev
+# carries two IPv4 and three IPv6 addresses (link-local, two site-local):
+# the target listens on the first of each, ib_srp logs in from the second.
+. "$SRPT_REPO/tools/vm/lib.sh"
+. "$SRPT_REPO/tools/vm/srp.sh"
+intree_ko=/lib/modules/$(uname -r)/kernel/drivers/infiniband/ulp/srpt/ib_srpt.ko
+ours_ko=${SRPT_KO:-$SRPT_REPO/ib_srpt.ko}
+
+setup() {
+	ip link add veth0 address 52:54:00:12:34:56 type veth \
+		peer name veth1 address 52:54:00:65:43:21 || return 1
+	rxe_setup || return 1
+	ip addr add 192.168.123.3/24 dev veth0 &&
+		ip -6 addr add fec0::1/64 dev veth0 nodad &&
+		ip -6 addr add fec0::3/64 dev veth0 nodad || return 1
+	# The link-local address must be past duplicate address detection and
+	# every address a GID of rxe0 before logins use them.
+	_i=0
+	while ip -6 addr show dev veth0 | grep -q tentative ||
+		! cat /sys/class/infiniband/rxe0/ports/1/gids/* | grep -q ffff:c0a8:7b03 ||
+		! cat /sys/class/infiniband/rxe0/ports/1/gids/* | grep -q '^fec0:.*:0003$'; do
+		_i=$((_i + 1))
+		[ $_i -le 100 ] || { echo "addresses not ready" >&2; return 1; }
+		sleep 0.1
+	done
+	modprobe -a configfs target_core_mod ib_core ib_cm rdma_cm scsi_common || return 1
+	grep -q " /sys/kernel/config configfs" /proc/mounts ||
+		mount -t configfs configfs /sys/kernel/config || return 1
+	grep -q " /sys/kernel/debug debugfs" /proc/mounts ||
+		mount -t debugfs debugfs /sys/kernel/debug || return 1
+	srp_initiator_load ch_count=1 || return 1
+	mkdir -p $CFS/core/rd_mcp_0/rd0 &&
+		echo rd_pages=2048 >$CFS/core/rd_mcp_0/rd0/control &&
+		echo 1 >$CFS/core/rd_mcp_0/rd0/enable
+}
+
+if setup; then
+	ok "soft-RoCE on veth0 with IPv4 and IPv6 addresses, ib_srp, ramdisk"
+else
+	not_ok "soft-RoCE on veth0 with IPv4 and IPv6 addresses, ib_srp, ramdisk"
+	exit 1
+fi
+if [ -f "$intree_ko" ] && [ -f "$ours_ko" ]; then
+	ok "both modules found ($intree_ko, $ours_ko)"
+else
+	not_ok "both modules found ($intree_ko, $ours_ko)"
+	exit 1
+fi
+
+# What the corpus calls ${NAME} (differential.py reads DIFF_NAME).
+expand6() {
+	python3 -c 'import ipaddress, sys; print(ipaddress.ip_address(sys.argv[1]).exploded)' "$1"
+}
+export DIFF_GUID=$RXE_GUID
+export DIFF_GUIDUP=$(echo "$RXE_GUID" | tr a-f A-F)
+export DIFF_GUIDSHORT=$(echo "$RXE_GUID" | sed 's/\(^\|:\)0*\([0-9a-f]\)/\1\2/g')
+export DIFF_GUIDHEX=$(echo "$RXE_GUID" | tr -d :)
+export DIFF_GID=$RXE_GID_HEX
+export DIFF_GIDUP=$(echo "$RXE_GID_HEX" | tr a-f A-F)
+export DIFF_INI=0000000000000000$DIFF_GUIDHEX
+export DIFF_INIUP=$(echo "$DIFF_INI" | tr a-f A-F)
+export DIFF_A4=192.168.123.1 DIFF_A4I=192.168.123.3
+export DIFF_A6=fec0::1 DIFF_A6I=fec0::3
+export DIFF_A6FULL=$(expand6 fec0::1) DIFF_A6IFULL=$(expand6 fec0::3)
+export DIFF_LL=$(ip -6 addr show dev veth0 scope link | sed -n 's/.*inet6 \([^/]*\).*/\1/p')
+export DIFF_LLFULL=$(expand6 "$DIFF_LL")
+export DIFF_RD=$CFS/core/rd_mcp_0/rd0
+export DIFF_NETDEV=veth0
+env | grep '^DIFF_' | sort | sed 's/^/# /'
+
+python3 "$SRPT_REPO/tools/tests/vm/differential.py" \
+	"$SRPT_REPO/tools/tests/vm/differential.corpus" \
+	"$SRPT_REPO/Documentation/srpt.rst" "$ours_ko" "$intree_ko" $((tap_n + 1))
+status=$?
+rmdir $CFS/core/rd_mcp_0/rd0 $CFS/core/rd_mcp_0
+exit $status
