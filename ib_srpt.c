@@ -2922,6 +2922,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	ch = srpt_ch_new(sport, cm_ops, cm_id, lc->pkey, lc->peer_name);
 	if (!ch)
 		return NULL;
+	ch->peer = lc->peer;
 
 	/* Admission: the only part under srpt_dev_mutex. */
 	mutex_lock(&srpt_dev_mutex);
