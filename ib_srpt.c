@@ -541,8 +541,6 @@ static void srpt_port_refresh(struct srpt_port *sport)
 	went_down = sport->state == IB_PORT_ACTIVE &&
 		    attr.state != IB_PORT_ACTIVE;
 	sport->state = attr.state;
-	sport->lid = attr.lid;
-	sport->sm_lid = attr.sm_lid;
 	if (memcmp(sport->gid, gid.raw, sizeof(sport->gid))) {
 		memcpy(sport->gid, gid.raw, sizeof(sport->gid));
 		srpt_format_guid_name(sport->guid_name, sport->gid + 8);
@@ -608,6 +606,22 @@ static void srpt_event_handler(struct ib_event_handler *handler,
 }
 
 /**
+ * srpt_device_release() - the last reference to a device was dropped
+ * @kref: srpt_device.refs.
+ *
+ * srpt_remove_one(), waiting for this, frees the device.
+ */
+static void srpt_device_release(struct kref *kref)
+{
+	complete(&container_of(kref, struct srpt_device, refs)->released);
+}
+
+static void srpt_device_put(struct srpt_device *sdev)
+{
+	kref_put(&sdev->refs, srpt_device_release);
+}
+
+/**
  * srpt_add_one() - IB client callback for a new RDMA device
  * @device: the device.
  *
@@ -624,6 +638,8 @@ static int srpt_add_one(struct ib_device *device)
 	if (!sdev)
 		return -ENOMEM;
 	sdev->device = device;
+	kref_init(&sdev->refs);
+	init_completion(&sdev->released);
 	sdev->port_cnt = device->phys_port_cnt;
 	sdev->pd = ib_alloc_pd(device, 0);
 	if (IS_ERR(sdev->pd)) {
@@ -665,13 +681,47 @@ static int srpt_add_one(struct ib_device *device)
 /* ======================================================================== */
 
 /*
- * srpt_ch_mutex protects srpt_ch_list: every channel from the moment its
- * login is accepted until its release work has removed its LIO session.
- * srpt_ch_released is woken, and srpt_ch_gen incremented, whenever a channel
- * leaves the list.
+ * Lifetimes: who holds what, and until when.
  *
- * Lock order: srpt_dev_mutex -> srpt_tport.tpg_mutex -> srpt_ch_mutex ->
- * srpt_rdma_ch.lock.
+ * srpt_device.  srpt_add_one() creates it holding one reference for the IB
+ * client; every channel on the device holds one more, taken when its login
+ * is admitted and dropped by srpt_ch_free() after the channel's QP, CQ, CM
+ * id and rings are gone.  srpt_remove_one() stops new logins
+ * (sdev->removing), closes the device's channels, drops the client's
+ * reference and waits for the last one (sdev->released); only then does it
+ * free the SRQ, the PD and the structure.
+ *
+ * srpt_rdma_ch.  The login core creates it and lists it on srpt_ch_list at
+ * once, before its session, rings and QP exist; it stays listed until
+ * srpt_ch_free() has freed everything it owns.  Every closer (ACL removal,
+ * TPG disable and removal, use_srq changes, port down, device removal, a
+ * SINGLE login of the same nexus) finds it there, and every waiter waits
+ * for all of it.  While the login path still owns it (ch->login_busy, until
+ * its REP or accept is out), srpt_ch_close() only marks it closing, and
+ * srpt_login_done() disconnects it and queues the release afterwards.
+ * Exactly one srpt_ch_release_work() then tears it down: drain the QP, end
+ * the LIO session, srpt_ch_free().  A login that fails before its accept is
+ * undone by the login path itself (srpt_login_abort()), and the CM
+ * destroys its CM id.
+ *
+ * srpt_tpg.  LIO removes a TPG's node ACLs, and with them its sessions,
+ * before srpt_drop_tpg(); srpt_drop_tpg() also closes and waits for every
+ * channel still naming the TPG (logins in progress included) before the
+ * TPG goes.
+ *
+ * Lock order, outermost first:
+ *   the CM's per-id handler lock (IB CM and RDMA/CM callbacks run under it,
+ *	so nothing that holds one of our locks destroys a CM id or waits for
+ *	a CM callback);
+ *   srpt_port.dm_mutex (unregistering the MAD agent under it waits for
+ *	srpt_dm_recv(), which takes srpt_dev_mutex);
+ *   srpt_dev_mutex -> srpt_tport.tpg_mutex -> se_portal_group.acl_node_mutex
+ *	-> srpt_ch_mutex -> srpt_rdma_ch.lock.
+ * srpt_listen_mutex is taken alone.
+ *
+ * srpt_ch_mutex protects srpt_ch_list and, for its readers, every listed
+ * channel's ->sess and ->name.  srpt_ch_released is woken, and srpt_ch_gen
+ * incremented, whenever a channel leaves the list.
  */
 static DEFINE_MUTEX(srpt_ch_mutex);
 static LIST_HEAD(srpt_ch_list);		/* struct srpt_rdma_ch, by .entry */
@@ -679,7 +729,12 @@ static DECLARE_WAIT_QUEUE_HEAD(srpt_ch_released);
 static atomic_t srpt_ch_gen = ATOMIC_INIT(0);	/* channels released so far */
 static atomic_t srpt_ch_next_id = ATOMIC_INIT(0); /* ids of new channels */
 
-/* Runs the channel release works; flushed at device removal and exit. */
+/*
+ * Runs the channel release works and the waits for command contexts.
+ * Device removal does not flush it: it waits for the device's last
+ * reference, which each release work drops as its last access to the
+ * device.  Module exit destroys (and so flushes) it.
+ */
 static struct workqueue_struct *srpt_wq;
 
 static void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -828,13 +883,16 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
 
 /**
  * srpt_ch_create_qp() - create the channel's completion queue and queue pair
- * @ch: channel with its RDMA/CM id and ring sizes set.
+ * @ch: channel with its CM id and ring sizes set.
  *
  * One CQ serves both work queues.  Channels take the device's completion
  * vectors in turn.  The send queue starts at ch->sq_size (the TPG's
- * srp_sq_size) and is halved
- * down to SRPT_MIN_SQ_SIZE while the device refuses it.  Both queues get one
- * entry more than the driver ever uses, for ib_drain_qp().
+ * srp_sq_size) and is halved down to SRPT_MIN_SQ_SIZE while the device
+ * refuses it.  Both queues get one entry more than the driver ever uses,
+ * for ib_drain_qp().  What the send queue really got (the RDMA R/W API
+ * sizes it for its contexts, then clamps it to the device's limit) bounds
+ * what the channel posts: ch->sq_size is never more than that, less the
+ * entry of the drain.
  *
  * Return: 0 or a negative errno.
  */
@@ -886,8 +944,16 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
 		pr_info("%s: retrying with a send queue of %u entries (%d)\n",
 			ch->name, sq_size, ret);
 	}
+	/* The create call wrote back the send queue it really made. */
+	if (attr.cap.max_send_wr - 1 < sq_size) {
+		pr_info("%s: the device gave a send queue of %u entries; %u used\n",
+			ch->name, attr.cap.max_send_wr,
+			attr.cap.max_send_wr - 1);
+		sq_size = attr.cap.max_send_wr - 1;
+	}
 	ch->sq_size = sq_size;
 	ch->sq_avail = sq_size;
+	ch->qp_num = ch->qp->qp_num;
 	return 0;
 }
 
@@ -1062,16 +1128,20 @@ fail:
  * @ch: channel.
  * @r: the buffer; the IU in it is not looked at any more.
  *
- * When the IU was a request, the credit it consumed is owed to the
- * initiator from now on and goes out with the next response.  Nothing is
- * posted to the channel's own ring once it drains; a buffer of the
- * device's SRQ is always posted back to the SRQ.
+ * When the IU was a request, the channel holds one request less, and the
+ * credit it consumed is owed to the initiator from now on and goes out
+ * with the next response.  Nothing is posted to the channel's own ring
+ * once it drains; a buffer of the device's SRQ is always posted back to
+ * the SRQ.
  */
 static void srpt_recv_repost(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 {
 	unsigned long flags;
 	int ret = -ESHUTDOWN;
 
+	/* Before the credit can reach the initiator. */
+	if (r->credit)
+		atomic_dec(&ch->reqs_held);
 	if (r->srq) {
 		/* The SRQ outlives the channel: its buffers always go back. */
 		ret = srpt_srq_post(r->srq, r);
@@ -1096,60 +1166,73 @@ static void srpt_recv_repost(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 }
 
 /**
- * srpt_ch_alloc() - allocate a channel, its rings and its queue pair
+ * srpt_ch_new() - a new channel object, without rings or queue pair
  * @sport: port of the login.
  * @cm_ops: transport of the login.
  * @cm_id: CM id of the connection request.
  * @pkey: P_Key of the login's path (IB CM only).
- * @g: what the login was granted.
- * @a: attributes of the admitting TPG.
- * @srq: the device's SRQ if @a says to use it, else NULL.
  * @peer_name: initiator, for log lines until the channel has its name.
  *
- * The receive ring (or the SRQ) is posted before the login response is
- * sent, so the initiator never finds it empty.
- *
- * Return: the channel (state SRPT_CH_CONNECTING) or an ERR_PTR().
+ * Return: the channel (state SRPT_CH_CONNECTING, owned by the login path)
+ * or NULL.
  */
-static struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_port *sport,
-					  const struct srpt_cm_ops *cm_ops,
-					  void *cm_id, u16 pkey,
-					  const struct srpt_login_grant *g,
-					  const struct srpt_tpg_attrs *a,
-					  struct srpt_srq *srq,
-					  const char *peer_name)
+static struct srpt_rdma_ch *srpt_ch_new(struct srpt_port *sport,
+					const struct srpt_cm_ops *cm_ops,
+					void *cm_id, u16 pkey,
+					const char *peer_name)
 {
-	struct ib_device *dev = sport->sdev->device;
 	struct srpt_rdma_ch *ch;
-	u32 i;
-	int ret;
 
 	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
 	if (!ch)
-		return ERR_PTR(-ENOMEM);
+		return NULL;
 	ch->sport = sport;
 	ch->cm_ops = cm_ops;
 	ch->cm_id = cm_id;
 	ch->pkey = pkey;
 	spin_lock_init(&ch->lock);
 	ch->state = SRPT_CH_CONNECTING;
+	ch->login_busy = true;
 	INIT_LIST_HEAD(&ch->entry);
 	INIT_LIST_HEAD(&ch->sq_wait);
 	INIT_LIST_HEAD(&ch->free_cmds);
 	INIT_LIST_HEAD(&ch->recv_wait);
 	INIT_WORK(&ch->release_work, srpt_ch_release_work);
 	INIT_WORK(&ch->wait_work, srpt_recv_wait_work);
+	snprintf(ch->name, sizeof(ch->name), "login-%s", peer_name);
+	return ch;
+}
+
+/**
+ * srpt_ch_setup() - allocate a channel's rings and create its queue pair
+ * @ch: channel of an admitted login.
+ * @g: what the login was granted.
+ * @a: attributes of the admitting TPG.
+ * @srq: the device's SRQ if @a says to use it, else NULL.
+ *
+ * The receive ring (or the SRQ) is posted before the login response is
+ * sent, so the initiator never finds it empty.
+ *
+ * Return: 0, or a negative errno with nothing of this call left allocated.
+ */
+static int srpt_ch_setup(struct srpt_rdma_ch *ch,
+			 const struct srpt_login_grant *g,
+			 const struct srpt_tpg_attrs *a, struct srpt_srq *srq)
+{
+	struct ib_device *dev = srpt_ch_dev(ch);
+	u32 i;
+	int ret;
+
 	ch->max_it_iu_len = g->max_it_iu_len;
 	ch->max_ti_iu_len = g->max_ti_iu_len;
 	ch->imm_data_offset = g->imm_data_offset;
 	ch->srq = srq;
 	ch->sq_size = max_t(u32, a->sq_size, SRPT_MIN_SQ_SIZE);
 	ch->rq_size = min_t(u32, SRPT_RQ_SIZE, dev->attrs.max_qp_wr - 1);
-	snprintf(ch->name, sizeof(ch->name), "login-%s", peer_name);
 
 	ret = srpt_alloc_rings(ch);
 	if (ret)
-		goto free_ch;
+		return ret;
 	ret = srpt_ch_create_qp(ch);
 	if (ret)
 		goto free_rings;
@@ -1161,15 +1244,13 @@ static struct srpt_rdma_ch *srpt_ch_alloc(struct srpt_port *sport,
 			goto destroy_qp;
 		}
 	}
-	return ch;
+	return 0;
 
 destroy_qp:
 	srpt_ch_destroy_qp(ch);
 free_rings:
 	srpt_free_rings(ch);
-free_ch:
-	kfree(ch);
-	return ERR_PTR(ret);
+	return ret;
 }
 
 /* ======================================================================== */
@@ -1242,7 +1323,7 @@ static void srpt_free_rw(struct srpt_cmd *cmd)
 		target_free_sgl(rw->sg, rw->nents);
 	}
 	if (cmd->rw != &cmd->rw_one)
-		kfree(cmd->rw);
+		kvfree(cmd->rw);
 	cmd->rw = NULL;
 	cmd->nrw = 0;
 	cmd->data_wrs = 0;
@@ -1592,7 +1673,7 @@ static int srpt_alloc_rw(struct srpt_cmd *cmd, struct scatterlist **sgl,
 		cmd->rw = &cmd->rw_one;
 		memset(cmd->rw, 0, sizeof(*cmd->rw));
 	} else {
-		cmd->rw = kcalloc(n, sizeof(*cmd->rw), GFP_KERNEL);
+		cmd->rw = kvcalloc(n, sizeof(*cmd->rw), GFP_KERNEL);
 		if (!cmd->rw)
 			return -ENOMEM;
 	}
@@ -1872,16 +1953,21 @@ static void srpt_handle_tmf(struct srpt_cmd *cmd)
 	}
 	cmd->se_cmd.tag = cmd->tag;
 	srpt_set_cmd_state(cmd, SRPT_CMD_EXEC);
+	/*
+	 * Once target_submit_tmr() took the request, LIO may run it, queue
+	 * its response and have the response complete before the call
+	 * returns: the context must say "LIO's" before, not after.
+	 */
+	cmd->lio = true;
 	ret = target_submit_tmr(&cmd->se_cmd, ch->sess, NULL,
 				scsilun_to_int((struct scsi_lun *)t.lun), NULL,
 				tcm, GFP_KERNEL, t.task_tag,
 				TARGET_SCF_ACK_KREF);
 	if (ret) {
 		/* LIO did not take it: the session is being torn down. */
+		cmd->lio = false;
 		srpt_send_tmf_rsp(cmd, SRPT_TMF_RSP_FAILED);
-		return;
 	}
-	cmd->lio = true;
 }
 
 /**
@@ -1938,6 +2024,9 @@ static struct srpt_cmd *srpt_get_cmd(struct srpt_rdma_ch *ch,
 		list_add_tail(&r->wait_entry, &ch->recv_wait);
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
+	if (!cmd)
+		pr_debug("%s: no free command context; a request waits\n",
+			 ch->name);
 	return cmd;
 }
 
@@ -1988,6 +2077,18 @@ static void srpt_handle_iu(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 	switch (op) {
 	case SRPT_OP_CMD:
 	case SRPT_OP_TSK_MGMT:
+		if (atomic_inc_return(&ch->reqs_held) >
+		    ch->rq_size - SRPT_RSVD_RECVS) {
+			/* Not served, and no credit is owed for it. */
+			atomic_dec(&ch->reqs_held);
+			r->credit = false;
+			pr_warn_ratelimited("%s: initiator sent more requests than the %u credits it was granted; closing the channel\n",
+					    ch->name,
+					    ch->rq_size - SRPT_RSVD_RECVS);
+			srpt_recv_repost(ch, r);
+			srpt_ch_close(ch);
+			break;
+		}
 		r->credit = true;
 		cmd = srpt_get_cmd(ch, r);
 		if (cmd)
@@ -2009,6 +2110,7 @@ static void srpt_handle_iu(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 	default:
 		/* It may have taken a credit: give that back. */
 		r->credit = true;
+		atomic_inc(&ch->reqs_held);
 		pr_warn_ratelimited("%s: dropped an IU of %u bytes with unknown opcode %d\n",
 				    ch->name, r->byte_len, op);
 		srpt_recv_repost(ch, r);
@@ -2238,12 +2340,15 @@ static int srpt_get_cmd_state(struct se_cmd *se_cmd)
  *
  * Callable from any context that may sleep, any number of times: the first
  * call disconnects and queues the release work, later calls do nothing.
+ * While the login path still owns the channel, the first call only marks
+ * it closing; srpt_login_done() disconnects and releases it.
  *
  * Return: whether this call closed the channel.
  */
 static bool srpt_ch_close(struct srpt_rdma_ch *ch)
 {
 	unsigned long flags;
+	bool in_login;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	if (ch->state >= SRPT_CH_DISCONNECTING) {
@@ -2251,12 +2356,70 @@ static bool srpt_ch_close(struct srpt_rdma_ch *ch)
 		return false;
 	}
 	ch->state = SRPT_CH_DISCONNECTING;
+	in_login = ch->login_busy;
 	spin_unlock_irqrestore(&ch->lock, flags);
 
-	pr_info("%s: closing\n", ch->name);
-	ch->cm_ops->disconnect(ch);
-	queue_work(srpt_wq, &ch->release_work);
+	pr_info("%s: closing%s\n", ch->name,
+		in_login ? " once its login is answered" : "");
+	if (!in_login) {
+		ch->cm_ops->disconnect(ch);
+		queue_work(srpt_wq, &ch->release_work);
+	}
 	return true;
+}
+
+/**
+ * srpt_ch_end_session() - end a channel's LIO session
+ * @ch: channel; nothing reaches LIO through it any more (its QP is
+ *	drained, or no request was ever received).
+ *
+ * Waits for LIO to finish the commands it still holds (their responses are
+ * dropped), then removes the session.  ch->sess is cleared under
+ * srpt_ch_mutex first, so srpt_ch_list readers never see a freed session.
+ */
+static void srpt_ch_end_session(struct srpt_rdma_ch *ch)
+{
+	struct se_session *sess = ch->sess;
+
+	if (!sess)
+		return;
+	target_stop_session(sess);
+	target_wait_for_sess_cmds(sess);
+	if (atomic_read(&ch->cmds_in_use))
+		pr_warn("%s: %d command contexts still in use after the drain\n",
+			ch->name, atomic_read(&ch->cmds_in_use));
+	mutex_lock(&srpt_ch_mutex);
+	ch->sess = NULL;
+	mutex_unlock(&srpt_ch_mutex);
+	target_remove_session(sess);
+}
+
+/**
+ * srpt_ch_free() - free a channel whose session is gone
+ * @ch: channel; nothing is posted on its QP any more.
+ * @own_id: whether its CM id is ours to destroy (not when the login failed:
+ *	the CM destroys the id of a rejected request itself).
+ *
+ * The channel leaves srpt_ch_list only after its QP, CQ, CM id and rings
+ * are gone, and its device reference is the last thing it drops.
+ */
+static void srpt_ch_free(struct srpt_rdma_ch *ch, bool own_id)
+{
+	struct srpt_device *sdev = ch->sport->sdev;
+
+	srpt_ch_destroy_qp(ch);
+	if (own_id)
+		ch->cm_ops->destroy_id(ch);
+	srpt_free_rings(ch);
+
+	mutex_lock(&srpt_ch_mutex);
+	list_del(&ch->entry);
+	mutex_unlock(&srpt_ch_mutex);
+	atomic_inc(&srpt_ch_gen);
+	wake_up_all(&srpt_ch_released);
+
+	kfree(ch);
+	srpt_device_put(sdev);
 }
 
 /**
@@ -2264,9 +2427,9 @@ static bool srpt_ch_close(struct srpt_rdma_ch *ch)
  * @work: ch->release_work.
  *
  * Order: stop posting (SRPT_CH_DRAINING) and fail what waited for the send
- * queue; drain the QP, which completes every posted work request; wait for
- * LIO to finish the commands it still holds (their responses are dropped);
- * remove the session; destroy QP, CQ and CM id; free.
+ * queue; drain the QP, which completes every posted work request; give
+ * requests that never got a command context back; end the LIO session;
+ * free the QP, CQ, CM id and rings (srpt_ch_free()).
  */
 static void srpt_ch_release_work(struct work_struct *work)
 {
@@ -2302,25 +2465,9 @@ static void srpt_ch_release_work(struct work_struct *work)
 		}
 	}
 
-	target_stop_session(ch->sess);
-	target_wait_for_sess_cmds(ch->sess);
-	if (atomic_read(&ch->cmds_in_use))
-		pr_warn("%s: %d command contexts still in use after the drain\n",
-			ch->name, atomic_read(&ch->cmds_in_use));
-	target_remove_session(ch->sess);
-	ch->sess = NULL;
-
-	mutex_lock(&srpt_ch_mutex);
-	list_del_init(&ch->entry);
-	mutex_unlock(&srpt_ch_mutex);
-	atomic_inc(&srpt_ch_gen);
-	wake_up_all(&srpt_ch_released);
-
+	srpt_ch_end_session(ch);
 	pr_info("%s: released\n", ch->name);
-	srpt_ch_destroy_qp(ch);
-	ch->cm_ops->destroy_id(ch);
-	srpt_free_rings(ch);
-	kfree(ch);
+	srpt_ch_free(ch, true);
 }
 
 /**
@@ -2366,12 +2513,35 @@ static bool srpt_ch_of_session(struct srpt_rdma_ch *ch, const void *sess)
 }
 
 /**
+ * srpt_log_waiting() - log the channels a teardown is still waiting for
+ * @match: predicate.
+ * @arg: its argument.
+ * @what: what waits, for the log line.
+ */
+static void srpt_log_waiting(bool (*match)(struct srpt_rdma_ch *ch,
+					   const void *arg),
+			     const void *arg, const char *what)
+{
+	struct srpt_rdma_ch *ch;
+
+	mutex_lock(&srpt_ch_mutex);
+	list_for_each_entry(ch, &srpt_ch_list, entry)
+		if (match(ch, arg))
+			pr_info("%s: still waiting for %s to be released (%d commands in use)\n",
+				what, ch->name,
+				atomic_read(&ch->cmds_in_use));
+	mutex_unlock(&srpt_ch_mutex);
+}
+
+/**
  * srpt_wait_channels_gone() - wait until no channel matches any more
  * @match: predicate.
  * @arg: its argument.
  * @what: for the progress log line.
  *
- * Logs every 10 seconds which channels it is still waiting for.
+ * A channel counts until srpt_ch_free() unlisted it, with its QP, CM id and
+ * rings gone.  Logs every 10 seconds which channels it is still waiting
+ * for.
  */
 static void srpt_wait_channels_gone(bool (*match)(struct srpt_rdma_ch *ch,
 						  const void *arg),
@@ -2390,17 +2560,10 @@ static void srpt_wait_channels_gone(bool (*match)(struct srpt_rdma_ch *ch,
 		mutex_unlock(&srpt_ch_mutex);
 		if (!any)
 			return;
-		if (wait_event_timeout(srpt_ch_released,
-				       atomic_read(&srpt_ch_gen) != gen,
-				       10 * HZ))
-			continue;
-		mutex_lock(&srpt_ch_mutex);
-		list_for_each_entry(ch, &srpt_ch_list, entry)
-			if (match(ch, arg))
-				pr_info("%s: still waiting for %s to be released (%d commands in use)\n",
-					what, ch->name,
-					atomic_read(&ch->cmds_in_use));
-		mutex_unlock(&srpt_ch_mutex);
+		if (!wait_event_timeout(srpt_ch_released,
+					atomic_read(&srpt_ch_gen) != gen,
+					10 * HZ))
+			srpt_log_waiting(match, arg, what);
 	}
 }
 
@@ -2409,11 +2572,12 @@ static void srpt_wait_channels_gone(bool (*match)(struct srpt_rdma_ch *ch,
  * @device: the device.
  * @client_data: our srpt_device.
  *
- * No new login is accepted on the device; its channels are closed and
- * released (the RDMA core removes this client before the RDMA/CM, so all
- * of them still have their CM ids).  Target ports bound to the device's
- * ports become unbound; they stay in configfs until the administrator
- * removes them.
+ * No new login is accepted on the device; its channels are closed, and
+ * everything that uses the device's SRQ and PD is gone once its last
+ * reference is (the RDMA core removes this client before the RDMA/CM, so
+ * all channels still have their CM ids).  Target ports bound to the
+ * device's ports become unbound; they stay in configfs until the
+ * administrator removes them.
  */
 static void srpt_remove_one(struct ib_device *device, void *client_data)
 {
@@ -2431,8 +2595,11 @@ static void srpt_remove_one(struct ib_device *device, void *client_data)
 	if (n)
 		pr_info("%s: removing the device closed %d channel(s)\n",
 			dev_name(&device->dev), n);
-	srpt_wait_channels_gone(srpt_ch_on_device, sdev,
-				dev_name(&device->dev));
+	/* The IB client's reference; each channel holds its own. */
+	srpt_device_put(sdev);
+	while (!wait_for_completion_timeout(&sdev->released, 10 * HZ))
+		srpt_log_waiting(srpt_ch_on_device, sdev,
+				 dev_name(&device->dev));
 	srpt_srq_free(sdev);
 
 	ib_unregister_event_handler(&sdev->event_handler);
@@ -2464,10 +2631,13 @@ static struct ib_client srpt_client = {
 /*
  * The login core (srpt_login()) is shared by the transports: it checks the
  * request, finds the TPG and node ACL that admit it, applies the
- * multichannel action, and creates the channel with its session.  The
- * RDMA/CM front end below turns connection requests into calls of it and
- * its answer into an accept or a reject.  Logins are serialized by
- * srpt_dev_mutex, which also keeps the port, target port and TPG stable.
+ * multichannel action, and creates the channel with its session, rings and
+ * QP.  The front ends below turn connection requests into calls of it, send
+ * the REP or accept, and end with srpt_login_done().  srpt_dev_mutex is held
+ * only while the login is admitted (ACL lookup, listing the channel, taking
+ * a device reference): allocating rings, creating the QP and registering
+ * the session run without it, so a slow login stalls no other login, DM
+ * answer or port refresh.
  */
 
 /**
@@ -2574,25 +2744,67 @@ static enum srpt_acl_match srpt_acl_admits(const char *name,
 }
 
 /**
- * srpt_find_acl() - the enabled TPG and node ACL that admit a login
- * @sport: port of the login.
- * @lc: login request; the ACL's name is copied into lc->acl_name.
+ * srpt_apply_multichannel() - SINGLE ends the nexus's other channels
+ * @new: the new channel, with its target port and port ids set.
+ * @lc: login request; lc->rsp_flags gets the multichannel result.
  *
- * Looks through every target port bound to @sport.  Called with
- * srpt_dev_mutex held; the TPG stays valid while it is held.
- *
- * Return: the TPG, or NULL.
+ * The I_T nexus is (initiator port id, target port id) on one target port.
+ * Called with srpt_ch_mutex held.
  */
-static struct srpt_tpg *srpt_find_acl(struct srpt_port *sport,
-				      struct srpt_login_ctx *lc)
+static void srpt_apply_multichannel(struct srpt_rdma_ch *new,
+				    struct srpt_login_ctx *lc)
+{
+	bool single = (lc->req.req_flags & SRPT_LOGIN_MULTICHAN_MASK) ==
+		      SRPT_LOGIN_MULTICHAN_SINGLE;
+	struct srpt_rdma_ch *ch;
+	int others = 0;
+
+	lockdep_assert_held(&srpt_ch_mutex);
+	lc->rsp_flags = SRPT_LOGIN_RSP_NO_CHAN;
+	list_for_each_entry(ch, &srpt_ch_list, entry) {
+		if (ch == new || ch->tport != new->tport ||
+		    memcmp(ch->i_port_id, new->i_port_id, 16) ||
+		    memcmp(ch->t_port_id, new->t_port_id, 16))
+			continue;
+		if (single) {
+			if (srpt_ch_close(ch))
+				others++;
+		} else if (READ_ONCE(ch->state) < SRPT_CH_DISCONNECTING) {
+			others++;
+		}
+	}
+	if (others)
+		lc->rsp_flags = single ? SRPT_LOGIN_RSP_TERMINATED :
+					 SRPT_LOGIN_RSP_MAINTAINED;
+}
+
+/**
+ * srpt_admit_login() - find the TPG and node ACL that admit a login, and
+ *	list its channel
+ * @ch: the new channel; gets its target port, TPG and port ids.
+ * @lc: login request; the ACL's name is copied into lc->acl_name.
+ * @attrs: out: the TPG's attributes.
+ *
+ * Looks through every enabled TPG of every target port bound to the
+ * channel's port.  The channel is listed while the TPG's tpg_mutex is
+ * held, so a TPG disable, a use_srq change or a TPG removal either comes
+ * first (and the login is not admitted, or sees the new attributes) or
+ * finds the channel.  Called with srpt_dev_mutex held.
+ *
+ * Return: whether the login was admitted.
+ */
+static bool srpt_admit_login(struct srpt_rdma_ch *ch,
+			     struct srpt_login_ctx *lc,
+			     struct srpt_tpg_attrs *attrs)
 {
 	struct srpt_tport *tport;
-	struct srpt_tpg *stpg, *found = NULL;
+	struct srpt_tpg *stpg;
 	struct se_node_acl *nacl;
+	bool found = false;
 
 	lockdep_assert_held(&srpt_dev_mutex);
 	list_for_each_entry(tport, &srpt_tport_list, entry) {
-		if (tport->sport != sport)
+		if (tport->sport != ch->sport)
 			continue;
 		mutex_lock(&tport->tpg_mutex);
 		list_for_each_entry(stpg, &tport->tpg_list, entry) {
@@ -2607,7 +2819,7 @@ static struct srpt_tpg *srpt_find_acl(struct srpt_port *sport,
 					strscpy(lc->acl_name,
 						nacl->initiatorname,
 						sizeof(lc->acl_name));
-					found = stpg;
+					found = true;
 					break;
 				}
 			}
@@ -2615,46 +2827,22 @@ static struct srpt_tpg *srpt_find_acl(struct srpt_port *sport,
 			if (found)
 				break;
 		}
+		if (found) {
+			*attrs = stpg->attrs;
+			ch->tport = tport;
+			ch->stpg = stpg;
+			memcpy(ch->i_port_id, lc->req.initiator_port_id, 16);
+			memcpy(ch->t_port_id, lc->req.target_port_id, 16);
+			mutex_lock(&srpt_ch_mutex);
+			srpt_apply_multichannel(ch, lc);
+			list_add_tail(&ch->entry, &srpt_ch_list);
+			mutex_unlock(&srpt_ch_mutex);
+		}
 		mutex_unlock(&tport->tpg_mutex);
 		if (found)
-			return found;
+			return true;
 	}
-	return NULL;
-}
-
-/**
- * srpt_apply_multichannel() - SINGLE ends the nexus's other channels
- * @tport: target port of the login.
- * @lc: login request; lc->rsp_flags gets the multichannel result.
- *
- * The I_T nexus is (initiator port id, target port id) on one target port.
- */
-static void srpt_apply_multichannel(struct srpt_tport *tport,
-				    struct srpt_login_ctx *lc)
-{
-	bool single = (lc->req.req_flags & SRPT_LOGIN_MULTICHAN_MASK) ==
-		      SRPT_LOGIN_MULTICHAN_SINGLE;
-	struct srpt_rdma_ch *ch;
-	int others = 0;
-
-	lc->rsp_flags = SRPT_LOGIN_RSP_NO_CHAN;
-	mutex_lock(&srpt_ch_mutex);
-	list_for_each_entry(ch, &srpt_ch_list, entry) {
-		if (ch->tport != tport ||
-		    memcmp(ch->i_port_id, lc->req.initiator_port_id, 16) ||
-		    memcmp(ch->t_port_id, lc->req.target_port_id, 16))
-			continue;
-		if (single) {
-			if (srpt_ch_close(ch))
-				others++;
-		} else if (READ_ONCE(ch->state) < SRPT_CH_DISCONNECTING) {
-			others++;
-		}
-	}
-	mutex_unlock(&srpt_ch_mutex);
-	if (others)
-		lc->rsp_flags = single ? SRPT_LOGIN_RSP_TERMINATED :
-					 SRPT_LOGIN_RSP_MAINTAINED;
+	return false;
 }
 
 /**
@@ -2682,6 +2870,81 @@ static const char *srpt_login_rej_msg(u32 reason)
 }
 
 /**
+ * srpt_login_abort() - undo a login that will not be accepted
+ * @ch: channel the login path still owns; no request reached it (the
+ *	initiator has no REP or accept yet).
+ *
+ * The CM id stays: the front end's reject makes the CM destroy it.
+ */
+static void srpt_login_abort(struct srpt_rdma_ch *ch)
+{
+	srpt_ch_end_session(ch);
+	srpt_ch_free(ch, false);
+}
+
+/**
+ * srpt_login_done() - the login path lets go of a channel
+ * @ch: channel srpt_login() returned.
+ * @accepted: whether the REP or accept went out.
+ *
+ * From here on srpt_ch_close() works on its own; a close that came while
+ * the login was being answered (or a failed accept) happens now.
+ */
+static void srpt_login_done(struct srpt_rdma_ch *ch, bool accepted)
+{
+	unsigned long flags;
+	bool closed;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	WRITE_ONCE(ch->login_busy, false);
+	if (!accepted && ch->state < SRPT_CH_DISCONNECTING)
+		ch->state = SRPT_CH_DISCONNECTING;
+	closed = ch->state >= SRPT_CH_DISCONNECTING;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (closed) {
+		ch->cm_ops->disconnect(ch);
+		queue_work(srpt_wq, &ch->release_work);
+	}
+}
+
+/**
+ * srpt_ch_closing() - whether a channel was closed
+ * @ch: channel.
+ */
+static bool srpt_ch_closing(struct srpt_rdma_ch *ch)
+{
+	unsigned long flags;
+	bool closing;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	closing = ch->state >= SRPT_CH_DISCONNECTING;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return closing;
+}
+
+/**
+ * srpt_acl_removed() - whether a session's node ACL is on its way out
+ * @sess: a session just registered.
+ *
+ * LIO's node ACL removal unlists the ACL, then closes the sessions it has
+ * then; a session registered in between would keep the removal waiting
+ * until the initiator logs out.  Such a login is refused instead.
+ *
+ * Return: true when the ACL is no longer listed in its TPG.
+ */
+static bool srpt_acl_removed(struct se_session *sess)
+{
+	struct se_node_acl *nacl = sess->se_node_acl;
+	struct se_portal_group *tpg = sess->se_tpg;
+	bool removed;
+
+	mutex_lock(&tpg->acl_node_mutex);
+	removed = list_empty(&nacl->acl_list);
+	mutex_unlock(&tpg->acl_node_mutex);
+	return removed;
+}
+
+/**
  * srpt_login() - decide a login request and create its channel
  * @sport: port the request arrived on.
  * @cm_ops: transport it arrived through.
@@ -2690,7 +2953,9 @@ static const char *srpt_login_rej_msg(u32 reason)
  * @rsp: out: SRPT_LOGIN_RSP_LEN bytes of login response, on success.
  * @reason: out: SRPT_REJ_* reason, on failure.
  *
- * Return: the new channel, listed in srpt_ch_list, or NULL.
+ * Return: the new channel, listed, with its session, rings and QP, still
+ * owned by the login path (the caller answers the login, then calls
+ * srpt_login_done()); or NULL, with nothing left behind.
  */
 static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 				       const struct srpt_cm_ops *cm_ops,
@@ -2698,15 +2963,16 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 				       u8 *rsp, u32 *reason)
 {
 	const struct srpt_login_req *req = &lc->req;
+	struct srpt_device *sdev = sport->sdev;
 	struct srpt_login_params params;
 	struct srpt_tpg_attrs attrs;
 	struct srpt_srq *srq = NULL;
 	struct srpt_login_grant g;
 	struct se_session *sess;
 	struct srpt_rdma_ch *ch;
-	struct srpt_tpg *stpg;
 	u8 tpid[16];
 	char ini[40];
+	int ret;
 
 	snprintf(ini, sizeof(ini), "0x%016llx%016llx",
 		 srpt_get_be64(req->initiator_port_id),
@@ -2720,81 +2986,95 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 
 	*reason = srpt_check_login(req, &params, &g);
 	if (*reason) {
-		pr_warn("login of initiator %s (%s) on %s port %u rejected: %s (IU length %u, max %u; target port id 0x%016llx%016llx, expected 0x%016llx%016llx; buffer formats 0x%x; flags 0x%x)\n",
-			ini, lc->peer_name, dev_name(&sport->sdev->device->dev),
-			sport->port_num, srpt_login_rej_msg(*reason),
-			req->req_it_iu_len, srp_max_req_size,
-			srpt_get_be64(req->target_port_id),
-			srpt_get_be64(req->target_port_id + 8),
-			srpt_service_guid, srpt_service_guid,
-			req->req_buf_fmt, req->req_flags);
+		pr_warn_ratelimited("login of initiator %s (%s) on %s port %u rejected: %s (IU length %u, max %u; target port id 0x%016llx%016llx, expected 0x%016llx%016llx; buffer formats 0x%x; flags 0x%x)\n",
+				    ini, lc->peer_name,
+				    dev_name(&sdev->device->dev),
+				    sport->port_num,
+				    srpt_login_rej_msg(*reason),
+				    req->req_it_iu_len, srp_max_req_size,
+				    srpt_get_be64(req->target_port_id),
+				    srpt_get_be64(req->target_port_id + 8),
+				    srpt_service_guid, srpt_service_guid,
+				    req->req_buf_fmt, req->req_flags);
 		return NULL;
 	}
+	*reason = SRPT_REJ_NO_RESOURCES;
+	ch = srpt_ch_new(sport, cm_ops, cm_id, lc->pkey, lc->peer_name);
+	if (!ch)
+		return NULL;
+	ch->peer = lc->peer;
 
+	/* Admission: the only part under srpt_dev_mutex. */
 	mutex_lock(&srpt_dev_mutex);
-	if (sport->sdev->removing) {
+	if (sdev->removing) {
+		mutex_unlock(&srpt_dev_mutex);
 		*reason = SRPT_REJ_UNABLE_ESTABLISH;
-		goto unlock;
+		kfree(ch);
+		return NULL;
 	}
-	stpg = srpt_find_acl(sport, lc);
-	if (!stpg) {
-		pr_warn("login of initiator %s (%s) on %s port %u rejected: no node ACL admits it in an enabled TPG of target port %s; create acls/%s (targetcli: acls/ create ib.%s) to admit it\n",
-			ini, lc->peer_name, dev_name(&sport->sdev->device->dev),
-			sport->port_num,
-			sport->gid_name[0] ? sport->gid_name : "(none)",
-			ini, ini + 2);
+	if (!srpt_admit_login(ch, lc, &attrs)) {
+		mutex_unlock(&srpt_dev_mutex);
+		pr_warn_ratelimited("login of initiator %s (%s) on %s port %u rejected: no node ACL admits it in an enabled TPG of target port %s; create acls/%s (targetcli: acls/ create ib.%s) to admit it\n",
+				    ini, lc->peer_name,
+				    dev_name(&sdev->device->dev),
+				    sport->port_num,
+				    sport->gid_name[0] ? sport->gid_name :
+				    "(none)", ini, ini + 2);
 		*reason = SRPT_REJ_UNABLE_ESTABLISH;
-		goto unlock;
+		kfree(ch);
+		return NULL;
 	}
-	mutex_lock(&stpg->tport->tpg_mutex);
-	attrs = stpg->attrs;
-	mutex_unlock(&stpg->tport->tpg_mutex);
-	/* The response IU size is the TPG's to choose. */
-	g.max_ti_iu_len = attrs.max_rsp_size;
+	/* Listed now: from here on srpt_login_abort() undoes the login. */
+	kref_get(&sdev->refs);
 	if (attrs.use_srq) {
-		srq = srpt_srq_get(sport->sdev);
+		srq = srpt_srq_get(sdev);
 		if (IS_ERR(srq)) {
-			*reason = SRPT_REJ_NO_RESOURCES;
-			goto unlock;
+			mutex_unlock(&srpt_dev_mutex);
+			goto abort;
 		}
 	}
-	srpt_apply_multichannel(stpg->tport, lc);
-
-	ch = srpt_ch_alloc(sport, cm_ops, cm_id, lc->pkey, &g, &attrs, srq,
-			   lc->peer_name);
-	if (IS_ERR(ch)) {
-		*reason = SRPT_REJ_NO_RESOURCES;
-		goto unlock;
-	}
-	ch->tport = stpg->tport;
-	ch->stpg = stpg;
-	memcpy(ch->i_port_id, req->initiator_port_id, 16);
-	memcpy(ch->t_port_id, req->target_port_id, 16);
-	ch->peer = lc->peer;
+	mutex_unlock(&srpt_dev_mutex);
 	ch->id = (u32)atomic_inc_return(&srpt_ch_next_id);
-	snprintf(ch->name, sizeof(ch->name), "%s-%u", lc->acl_name,
-		 ch->qp->qp_num);
 
-	sess = target_setup_session(&stpg->tpg, 0, 0, TARGET_PROT_NORMAL,
+	sess = target_setup_session(&ch->stpg->tpg, 0, 0, TARGET_PROT_NORMAL,
 				    lc->acl_name, ch, NULL);
 	if (IS_ERR(sess)) {
-		pr_warn("%s: creating the session failed (%ld)\n", ch->name,
-			PTR_ERR(sess));
-		*reason = SRPT_REJ_NO_RESOURCES;
-		goto free_ch;
+		pr_warn_ratelimited("%s: creating the session failed (%ld)\n",
+				    ch->name, PTR_ERR(sess));
+		goto abort;
 	}
-	ch->sess = sess;
-
 	mutex_lock(&srpt_ch_mutex);
-	list_add_tail(&ch->entry, &srpt_ch_list);
+	ch->sess = sess;
 	mutex_unlock(&srpt_ch_mutex);
-	mutex_unlock(&srpt_dev_mutex);
+	if (srpt_acl_removed(sess)) {
+		pr_info("%s: node ACL %s is being removed; login refused\n",
+			ch->name, lc->acl_name);
+		*reason = SRPT_REJ_UNABLE_ESTABLISH;
+		goto abort;
+	}
 
+	/* The response IU size is the TPG's to choose. */
+	g.max_ti_iu_len = attrs.max_rsp_size;
+	ret = srpt_ch_setup(ch, &g, &attrs, srq);
+	if (ret)
+		goto abort;
+	mutex_lock(&srpt_ch_mutex);
+	snprintf(ch->name, sizeof(ch->name), "%s-%u", lc->acl_name,
+		 ch->qp_num);
+	mutex_unlock(&srpt_ch_mutex);
+
+	if (srpt_ch_closing(ch)) {
+		pr_info("%s: closed while logging in; login refused\n",
+			ch->name);
+		*reason = SRPT_REJ_UNABLE_ESTABLISH;
+		goto abort;
+	}
 	srpt_build_login_rsp(rsp, SRPT_LOGIN_RSP_LEN, req->tag,
 			     ch->rq_size - SRPT_RSVD_RECVS, &g,
 			     g.rsp_flags | lc->rsp_flags);
-	pr_info("%s: logged in from %s to target port %s (IU %u/%u bytes, %u credits, send queue %u%s%s%s)\n",
-		ch->name, lc->peer_name, stpg->tport->name, g.max_it_iu_len,
+	pr_info("%s: logged in from %s to target port %s over %s (IU %u/%u bytes, %u credits, send queue %u%s%s%s)\n",
+		ch->name, lc->peer_name, ch->tport->name, cm_ops->name,
+		g.max_it_iu_len,
 		g.max_ti_iu_len, ch->rq_size - SRPT_RSVD_RECVS, ch->sq_size,
 		ch->srq ? ", shared receive queue" : "",
 		g.imm_data_offset ? ", immediate data" : "",
@@ -2805,12 +3085,8 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 			ch->name, lc->acl_name, &lc->local, lc->peer_name);
 	return ch;
 
-free_ch:
-	srpt_ch_destroy_qp(ch);
-	srpt_free_rings(ch);
-	kfree(ch);
-unlock:
-	mutex_unlock(&srpt_dev_mutex);
+abort:
+	srpt_login_abort(ch);
 	return NULL;
 }
 
@@ -2973,6 +3249,7 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	u8 rsp[SRPT_LOGIN_RSP_LEN];
 	u8 rej[SRPT_LOGIN_REJ_LEN];
 	u32 reason = SRPT_REJ_UNABLE_ESTABLISH;
+	int ret;
 
 	lc = kzalloc(sizeof(*lc), GFP_KERNEL);
 	if (!lc) {
@@ -2985,8 +3262,8 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	lc->pkey = be16_to_cpu(req->primary_path->pkey);
 	if (srpt_parse_login_req(event->private_data,
 				 IB_CM_REQ_PRIVATE_DATA_SIZE, &lc->req)) {
-		pr_warn("IB CM REQ from %s without a valid SRP_LOGIN_REQ rejected\n",
-			lc->peer_name);
+		pr_warn_ratelimited("IB CM REQ from %s without a valid SRP_LOGIN_REQ rejected\n",
+				    lc->peer_name);
 		goto reject;
 	}
 
@@ -3013,10 +3290,10 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 				    da->max_qp_init_rd_atom);
 	rep.rnr_retry_count = 7;
 	rep.flow_control = 1;
-	if (ib_send_cm_rep(cm_id, &rep)) {
-		pr_warn("%s: sending the REP failed\n", ch->name);
-		srpt_ch_close(ch);
-	}
+	ret = ib_send_cm_rep(cm_id, &rep);
+	if (ret)
+		pr_warn("%s: sending the REP failed (%d)\n", ch->name, ret);
+	srpt_login_done(ch, !ret);
 	kfree(lc);
 	return 0;
 
@@ -3208,8 +3485,8 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 	snprintf(lc->peer_name, sizeof(lc->peer_name), "%pISc", &lc->peer);
 	if (srpt_parse_login_req_rdma(peer->private_data,
 				      peer->private_data_len, &lc->req)) {
-		pr_warn("RDMA/CM connect request from %s without a valid SRP_LOGIN_REQ (%u bytes of private data) rejected\n",
-			lc->peer_name, peer->private_data_len);
+		pr_warn_ratelimited("RDMA/CM connect request from %s without a valid SRP_LOGIN_REQ (%u bytes of private data) rejected\n",
+				    lc->peer_name, peer->private_data_len);
 		goto reject;
 	}
 
@@ -3217,8 +3494,8 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 	sport = srpt_find_cm_port(cm_id);
 	mutex_unlock(&srpt_dev_mutex);
 	if (!sport) {
-		pr_warn("RDMA/CM connect request from %s on an unknown device rejected\n",
-			lc->peer_name);
+		pr_warn_ratelimited("RDMA/CM connect request from %s on an unknown device rejected\n",
+				    lc->peer_name);
 		goto reject;
 	}
 
@@ -3240,11 +3517,10 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 	param.rnr_retry_count = 7;
 	param.flow_control = 1;
 	ret = rdma_accept(cm_id, &param);
-	if (ret) {
+	if (ret)
 		pr_warn("%s: accepting the connection failed (%d)\n", ch->name,
 			ret);
-		srpt_ch_close(ch);
-	}
+	srpt_login_done(ch, !ret);
 	kfree(lc);
 	return 0;
 
@@ -3475,6 +3751,10 @@ static struct se_portal_group *srpt_make_tpg(struct se_wwn *wwn,
 /**
  * srpt_drop_tpg() - rmdir /sys/kernel/config/target/srpt/$port/$tpg
  * @tpg: the TPG; configfs has removed its LUNs and ACLs already.
+ *
+ * Once the TPG is unlisted no login can name it; a login that named it
+ * before (its channel is listed) is closed and waited for, so nothing uses
+ * the TPG after it is deregistered.
  */
 static void srpt_drop_tpg(struct se_portal_group *tpg)
 {
@@ -3484,7 +3764,9 @@ static void srpt_drop_tpg(struct se_portal_group *tpg)
 	mutex_lock(&tport->tpg_mutex);
 	stpg->enabled = false;
 	list_del(&stpg->entry);
+	srpt_close_channels(srpt_ch_in_tpg, stpg);
 	mutex_unlock(&tport->tpg_mutex);
+	srpt_wait_channels_gone(srpt_ch_in_tpg, stpg, tport->name);
 
 	core_tpg_deregister(tpg);
 	kfree(stpg);
@@ -3922,7 +4204,9 @@ static ssize_t srpt_nacl_info_show(struct config_item *item, char *page)
 	list_for_each_entry(ch, &srpt_ch_list, entry) {
 		bool ib = ch->cm_ops == &srpt_ib_cm_ops;
 
-		if (!ch->sess || ch->sess->se_node_acl != nacl)
+		/* Logins not yet answered are not sessions yet. */
+		if (!ch->sess || ch->sess->se_node_acl != nacl ||
+		    READ_ONCE(ch->login_busy))
 			continue;
 		if (first) {
 			len += sysfs_emit_at(page, len,
@@ -3935,7 +4219,7 @@ static ssize_t srpt_nacl_info_show(struct config_item *item, char *page)
 		}
 		len += sysfs_emit_at(page, len,
 				     "CID: %u  Connection State: %s\n",
-				     ch->qp->qp_num,
+				     ch->qp_num,
 				     srpt_ch_state_name(READ_ONCE(ch->state)));
 		if (ib)
 			len += sysfs_emit_at(page, len,

@@ -25,6 +25,8 @@
 #ifndef IB_SRPT_H
 #define IB_SRPT_H
 
+#include <linux/completion.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/scatterlist.h>
@@ -155,8 +157,6 @@ struct srpt_tpg_attrs {
  * @dm_cap: whether the port's capability mask advertises
  *	IB_PORT_DEVICE_MGMT_SUP on our behalf.
  * @state: port state as last read.
- * @lid: LID as last read (0 on RoCE and iWARP).
- * @sm_lid: LID of the subnet manager as last read.
  * @gid: GID at index 0, big endian; all zero while the port has none.
  * @guid_name: "xxxx:xxxx:xxxx:xxxx" form of the interface id of @gid.
  * @gid_name: "0x" + 32 hex digits form of @gid.
@@ -173,8 +173,6 @@ struct srpt_port {
 	bool			dm_cap;
 
 	enum ib_port_state	state;
-	u16			lid;
-	u16			sm_lid;
 	u8			gid[16];
 	char			guid_name[SRPT_GUID_NAME_LEN];
 	char			gid_name[SRPT_GID_NAME_LEN];
@@ -184,6 +182,11 @@ struct srpt_port {
  * struct srpt_device - per RDMA device state
  * @entry: link in srpt_dev_list, protected by srpt_dev_mutex.
  * @device: the RDMA device.
+ * @refs: references: one of the IB client (from srpt_add_one() until
+ *	srpt_remove_one() drops it) and one of each channel on the device,
+ *	from its login until its QP, CQ, CM id and rings are gone.
+ * @released: completed when @refs drops to zero; srpt_remove_one() waits
+ *	for it before it frees the SRQ, the PD and this structure.
  * @pd: protection domain of every channel on this device.
  * @cm_id: IB CM listener for service id srpt_service_guid, or NULL when no
  *	port of the device has an InfiniBand link layer.
@@ -200,6 +203,8 @@ struct srpt_port {
 struct srpt_device {
 	struct list_head	entry;
 	struct ib_device	*device;
+	struct kref		refs;
+	struct completion	released;
 	struct ib_pd		*pd;
 	struct ib_cm_id		*cm_id;
 	struct ib_event_handler	event_handler;
@@ -272,7 +277,7 @@ struct srpt_rdma_ch;
 
 /**
  * struct srpt_cm_ops - what differs between the IB CM and the RDMA/CM
- * @name: "IB CM" or "RDMA/CM", for log lines.
+ * @name: "IB CM" or "RDMA/CM", for the login log line.
  * @create_qp: create the channel's QP (ch->qp) and bring it to where the
  *	transport accepts the connection.
  * @destroy_qp: destroy it.
@@ -434,7 +439,11 @@ struct srpt_cmd {
 
 /**
  * struct srpt_rdma_ch - one RDMA channel: an accepted login
- * @entry: link in srpt_ch_list, protected by srpt_ch_mutex.
+ * @entry: link in srpt_ch_list, protected by srpt_ch_mutex.  A channel is
+ *	listed from the moment its login is admitted (before its session,
+ *	rings and QP exist) until everything it owns is freed, so whoever
+ *	closes channels finds it and whoever waits for them waits for all of
+ *	it (see "Lifetimes" in ib_srpt.c).
  * @sport: port the channel was created on.
  * @tport: target port the login named.
  * @stpg: TPG the session belongs to.
@@ -444,11 +453,15 @@ struct srpt_cmd {
  * @ib_cm_id: IB CM id (cm_ops is the IB CM's).
  * @pkey: P_Key of the login's path (IB CM).
  * @qp: queue pair.
+ * @qp_num: its number, for readers that must not touch @qp.
  * @cq: completion queue of both work queues.
- * @sess: LIO session of the admitting node ACL.
+ * @sess: LIO session of the admitting node ACL; written under
+ *	srpt_ch_mutex (set by the login path, cleared by the release before
+ *	the session is removed), so srpt_ch_list readers may use it.
  * @id: number of the channel, unique while the module is loaded (the
  *	session id configfs shows).
- * @name: channel name for log lines: "<initiator>-<qp number>".
+ * @name: channel name for log lines: "<initiator>-<qp number>"; renamed
+ *	under srpt_ch_mutex once the QP exists.
  * @i_port_id: initiator port identifier of the login.
  * @t_port_id: target port identifier of the login.
  * @peer: initiator's address (RDMA/CM; family AF_UNSPEC on IB CM).
@@ -458,10 +471,14 @@ struct srpt_cmd {
  * @srq: the device's SRQ when the channel receives through it (then
  *	@recvs is NULL), else NULL.
  * @rq_size: receive buffers in @recvs, command contexts in @cmds.
- * @sq_size: send queue entries usable (one more is kept for the drain).
- * @lock: protects @state, @sq_avail, @sq_wait, @free_cmds, @recv_wait and
- *	every srpt_cmd.state of this channel.
+ * @sq_size: send queue entries usable: what the TPG asked for, bounded by
+ *	what the QP really got (one more is kept for the drain).
+ * @lock: protects @state, @login_busy, @sq_avail, @sq_wait, @free_cmds,
+ *	@recv_wait and every srpt_cmd.state of this channel.
  * @state: enum srpt_ch_state.
+ * @login_busy: the login path still owns the channel (its REP or accept is
+ *	not yet out): srpt_ch_close() only marks it closing and leaves the
+ *	disconnect and the release to srpt_login_done().
  * @sq_avail: send queue entries not reserved.
  * @sq_wait: commands waiting, in order, for send queue room.
  * @free_cmds: command contexts not in use.
@@ -469,6 +486,10 @@ struct srpt_cmd {
  * @credits: request credits owed to the initiator (reposted receives of
  *	requests), returned in the next response.
  * @cmds_in_use: command contexts not on @free_cmds (for diagnostics).
+ * @reqs_held: request IUs received and not yet reposted.  An initiator
+ *	that honours its credits never has more than it was granted; one
+ *	that has more loses the channel, so that it cannot take every
+ *	buffer of a shared receive queue.
  * @recvs: the receive ring.
  * @cmds: the command contexts, @rq_size of them.
  * @wait_work: serves @recv_wait once command contexts are free again.
@@ -487,6 +508,7 @@ struct srpt_rdma_ch {
 	};
 	u16			pkey;
 	struct ib_qp		*qp;
+	u32			qp_num;
 	struct ib_cq		*cq;
 	struct se_session	*sess;
 	u32			id;
@@ -503,6 +525,7 @@ struct srpt_rdma_ch {
 
 	spinlock_t		lock;	/* see above */
 	enum srpt_ch_state	state;
+	bool			login_busy;
 	u32			sq_avail;
 	struct list_head	sq_wait;
 	struct list_head	free_cmds;
@@ -510,6 +533,7 @@ struct srpt_rdma_ch {
 
 	atomic_t		credits;
 	atomic_t		cmds_in_use;
+	atomic_t		reqs_held;
 	struct srpt_recv	*recvs;
 	struct srpt_cmd		*cmds;
 	struct work_struct	wait_work;

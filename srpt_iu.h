@@ -450,32 +450,6 @@ static inline size_t srpt_build_login_rej(void *buf, size_t len, u64 tag,
 /* ------------------------------------------------------------------------ */
 
 /**
- * srpt_build_t_logout() - build an SRP_T_LOGOUT
- * @buf: destination.
- * @len: size of @buf.
- * @tag: tag to send (opaque).
- * @reason: logout reason.
- *
- * SOLICITED NOTIFICATION is left clear.
- *
- * Return: SRPT_T_LOGOUT_LEN, or 0 (and nothing written) when @len is too
- * small.
- */
-static inline size_t srpt_build_t_logout(void *buf, size_t len, u64 tag,
-					 u32 reason)
-{
-	u8 *p = buf;
-
-	if (len < SRPT_T_LOGOUT_LEN)
-		return 0;
-	memset(p, 0, SRPT_T_LOGOUT_LEN);
-	p[0] = SRPT_OP_T_LOGOUT;
-	srpt_put_be32(p + 4, reason);
-	memcpy(p + 8, &tag, 8);
-	return SRPT_T_LOGOUT_LEN;
-}
-
-/**
  * srpt_iu_opcode() - opcode of a received IU
  * @buf: the IU.
  * @len: number of bytes received.

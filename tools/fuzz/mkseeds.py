@@ -212,23 +212,18 @@ def tmf_seeds():
 # IU dispatch: SRP_I_LOGOUT (SRP r16a 6.4) and the other request IUs.
 
 def iu_seeds():
-    def h(buf_len=16, reason=0):
-        return bytes([buf_len]) + be32(reason)
-
     i_logout = b"\x03" + bytes(7) + TAG
     cred_rsp = b"\x41" + bytes(7) + TAG
     aer_rsp = b"\x42" + bytes(7) + TAG
     return {
-        "i-logout": h() + i_logout,
-        "i-logout-t-logout-15": h(buf_len=15) + i_logout,
-        "i-logout-reason": h(buf_len=255, reason=0x00000002) + i_logout,
-        "i-logout-short": h() + i_logout[:15],
-        "login": h() + login_ib(),
-        "tsk-mgmt": h() + tsk_mgmt(0x01),
-        "cmd": h() + cmd(fmt=0x01, tail=desc(0x1000, 1, 512)),
-        "cred-rsp": h() + cred_rsp,
-        "aer-rsp": h() + aer_rsp,
-        "empty": h(),
+        "i-logout": i_logout,
+        "i-logout-short": i_logout[:15],
+        "login": login_ib(),
+        "tsk-mgmt": tsk_mgmt(0x01),
+        "cmd": cmd(fmt=0x01, tail=desc(0x1000, 1, 512)),
+        "cred-rsp": cred_rsp,
+        "aer-rsp": aer_rsp,
+        "empty": b"",
     }
 
 

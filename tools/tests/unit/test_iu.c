@@ -336,10 +336,6 @@ static void test_login_build(void)
 		0, 0, 0, 0, 0, 0, 0, 0,
 		0x00, 0x06,				/* buf_fmt */
 	};
-	static const u8 want_logout[16] = {
-		0x80, 0, 0, 0, 0x00, 0x00, 0x00, 0x02,
-		0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04,
-	};
 	struct srpt_login_req r = sample_req();
 	struct srpt_login_grant g;
 	u8 b[128], in[64];
@@ -390,15 +386,6 @@ static void test_login_build(void)
 	tap_ok(n == 32 && memcmp(b, want_rej, 32) == 0 &&
 	       all_bytes(b + 32, sizeof(b) - 32, 0xee),
 	       "login_rej: byte for byte, exact fit");
-
-	memset(b, 0xee, sizeof(b));
-	n = srpt_build_t_logout(b, 15, tag, 2);
-	tap_ok(n == 0 && all_bytes(b, sizeof(b), 0xee),
-	       "t_logout: 15-byte buffer refused, nothing written");
-	n = srpt_build_t_logout(b, 16, tag, 2);
-	tap_ok(n == 16 && memcmp(b, want_logout, 16) == 0 &&
-	       all_bytes(b + 16, sizeof(b) - 16, 0xee),
-	       "t_logout: byte for byte, exact fit");
 }
 
 /* ------------------------------------------------------------------------ */
