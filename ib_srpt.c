@@ -21,6 +21,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/string_helpers.h>
 #include <net/ipv6.h>
 #include <scsi/scsi_common.h>
 #include <scsi/scsi_proto.h>
@@ -2773,6 +2774,47 @@ static int srpt_init_ch_qp(struct srpt_rdma_ch *ch, struct ib_qp *qp)
 }
 
 /**
+ * srpt_ib_cm_report_qp() - log (dyndbg) a channel QP's state after a step
+ * @ch: channel of an IB CM login.
+ * @qp: its QP.
+ * @step: the step just taken ("INIT", "RTR", "RTS", "RTU").
+ *
+ * Reads back with ib_query_qp() what the QP really holds: state, access
+ * flags, P_Key index and PSNs, so that a test can check each transition.
+ */
+static void srpt_ib_cm_report_qp(struct srpt_rdma_ch *ch, struct ib_qp *qp,
+				 const char *step)
+{
+	static const char * const states[] = {
+		[IB_QPS_RESET] = "RESET", [IB_QPS_INIT] = "INIT",
+		[IB_QPS_RTR] = "RTR", [IB_QPS_RTS] = "RTS",
+		[IB_QPS_SQD] = "SQD", [IB_QPS_SQE] = "SQE",
+		[IB_QPS_ERR] = "ERR",
+	};
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	ret = ib_query_qp(qp, &attr, IB_QP_STATE | IB_QP_ACCESS_FLAGS |
+			  IB_QP_PKEY_INDEX | IB_QP_RQ_PSN | IB_QP_SQ_PSN |
+			  IB_QP_DEST_QPN, &init);
+	if (ret) {
+		pr_debug("%s: QP %u after %s: query failed (%d)\n", ch->name,
+			 qp->qp_num, step, ret);
+		return;
+	}
+	pr_debug("%s: QP %u after %s: state %s, access flags 0x%x (local write %s, remote read %s, remote write %s), P_Key index %u, receive PSN 0x%06x, send PSN 0x%06x, destination QP %u\n",
+		 ch->name, qp->qp_num, step,
+		 attr.qp_state < ARRAY_SIZE(states) && states[attr.qp_state] ?
+		 states[attr.qp_state] : "?", attr.qp_access_flags,
+		 str_yes_no(attr.qp_access_flags & IB_ACCESS_LOCAL_WRITE),
+		 str_yes_no(attr.qp_access_flags & IB_ACCESS_REMOTE_READ),
+		 str_yes_no(attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE),
+		 attr.pkey_index, attr.rq_psn, attr.sq_psn, attr.dest_qp_num);
+}
+
+/**
  * srpt_ib_cm_qp_to() - move a QP to RTR or RTS with the CM's attributes
  * @ch: channel with its IB CM id.
  * @qp: the QP.
@@ -2828,10 +2870,16 @@ static int srpt_ib_cm_create_qp(struct srpt_rdma_ch *ch,
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
 	ret = srpt_init_ch_qp(ch, qp);
-	if (!ret)
+	if (!ret) {
+		srpt_ib_cm_report_qp(ch, qp, "INIT");
 		ret = srpt_ib_cm_qp_to(ch, qp, IB_QPS_RTR);
-	if (!ret)
+	}
+	if (!ret) {
+		srpt_ib_cm_report_qp(ch, qp, "RTR");
 		ret = srpt_ib_cm_qp_to(ch, qp, IB_QPS_RTS);
+	}
+	if (!ret)
+		srpt_ib_cm_report_qp(ch, qp, "RTS");
 	if (ret) {
 		ib_destroy_qp(qp);
 		return ret;
@@ -2969,6 +3017,9 @@ static int srpt_ib_cm_handler(struct ib_cm_id *cm_id,
 		if (ch->state == SRPT_CH_CONNECTING)
 			ch->state = SRPT_CH_LIVE;
 		spin_unlock_irqrestore(&ch->lock, flags);
+		srpt_ib_cm_report_qp(ch, ch->qp,
+				     event->event == IB_CM_RTU_RECEIVED ?
+				     "RTU" : "the first request");
 		break;
 	case IB_CM_DREQ_RECEIVED:
 		ib_send_cm_drep(cm_id, NULL, 0);
