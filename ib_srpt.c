@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/string_helpers.h>
@@ -2816,12 +2817,16 @@ static void srpt_ib_cm_report_qp(struct srpt_rdma_ch *ch, struct ib_qp *qp,
 
 /**
  * srpt_ib_cm_qp_to() - move a QP to RTR or RTS with the CM's attributes
- * @ch: channel with its IB CM id.
+ * @ch: channel with its IB CM id and its receive PSN (ch->rq_psn).
  * @qp: the QP.
  * @state: IB_QPS_RTR or IB_QPS_RTS.
  *
  * The RDMA READ depths the CM negotiated are clamped to what the device
- * supports.
+ * supports.  RTR takes ch->rq_psn as receive PSN: before the REP is sent,
+ * the passive CM id has none to give (ib_send_cm_rep() sets it from the
+ * REP), so the value the CM would put there is 0, not what the REP
+ * announces.  The send PSN of RTS is the REQ's starting PSN, which the CM
+ * has from the start.
  *
  * Return: 0 or a negative errno.
  */
@@ -2834,13 +2839,16 @@ static int srpt_ib_cm_qp_to(struct srpt_rdma_ch *ch, struct ib_qp *qp,
 
 	ret = ib_cm_init_qp_attr(ch->ib_cm_id, &attr, &mask);
 	if (!ret) {
-		if (state == IB_QPS_RTR)
+		if (state == IB_QPS_RTR) {
 			attr.max_dest_rd_atomic = min_t(int,
 							attr.max_dest_rd_atomic,
 							da->max_qp_rd_atom);
-		else
+			attr.rq_psn = ch->rq_psn;
+			mask |= IB_QP_RQ_PSN;
+		} else {
 			attr.max_rd_atomic = min_t(int, attr.max_rd_atomic,
 						   da->max_qp_init_rd_atom);
+		}
 		ret = ib_modify_qp(qp, &attr, mask);
 	}
 	if (ret)
@@ -2856,7 +2864,9 @@ static int srpt_ib_cm_qp_to(struct srpt_rdma_ch *ch, struct ib_qp *qp,
  *
  * INIT through srpt_init_ch_qp(), then RTR and RTS with the CM's
  * attributes, before the REP goes out (as the RDMA/CM does): the QP is
- * ready when the first request arrives.
+ * ready when the first request arrives.  The receive PSN is chosen here, at
+ * random as the RDMA/CM chooses its own, and the REP announces it
+ * (srpt_ib_cm_req()).
  *
  * Return: 0 or a negative errno.
  */
@@ -2869,6 +2879,7 @@ static int srpt_ib_cm_create_qp(struct srpt_rdma_ch *ch,
 	qp = ib_create_qp(ch->sport->sdev->pd, attr);
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
+	ch->rq_psn = get_random_u32() & 0xffffff;
 	ret = srpt_init_ch_qp(ch, qp);
 	if (!ret) {
 		srpt_ib_cm_report_qp(ch, qp, "INIT");
@@ -2969,7 +2980,7 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	cm_id->context = ch;
 
 	rep.qp_num = ch->qp->qp_num;
-	rep.starting_psn = req->starting_psn;
+	rep.starting_psn = ch->rq_psn;
 	rep.private_data = rsp;
 	rep.private_data_len = sizeof(rsp);
 	rep.responder_resources = min_t(u8, req->responder_resources,

@@ -186,7 +186,7 @@ struct srpt_port {
  * @device: the RDMA device.
  * @pd: protection domain of every channel on this device.
  * @cm_id: IB CM listener for service id srpt_service_guid, or NULL when no
- *	port of the device has an InfiniBand link layer.
+ *	port of the device has the IB CM capability (InfiniBand, RoCE).
  * @event_handler: asynchronous event handler (port events).
  * @removing: set under srpt_dev_mutex when the device goes away; no login
  *	is accepted on it after that.
@@ -443,6 +443,8 @@ struct srpt_cmd {
  * @rdma_cm_id: RDMA/CM id (cm_ops is the RDMA/CM's).
  * @ib_cm_id: IB CM id (cm_ops is the IB CM's).
  * @pkey: P_Key of the login's path (IB CM).
+ * @rq_psn: receive PSN of the QP (IB CM): chosen at random for RTR and
+ *	announced as the REP's starting PSN.
  * @qp: queue pair.
  * @cq: completion queue of both work queues.
  * @sess: LIO session of the admitting node ACL.
@@ -486,6 +488,7 @@ struct srpt_rdma_ch {
 		struct ib_cm_id		*ib_cm_id;
 	};
 	u16			pkey;
+	u32			rq_psn;
 	struct ib_qp		*qp;
 	struct ib_cq		*cq;
 	struct se_session	*sess;
