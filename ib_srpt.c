@@ -282,15 +282,18 @@ static const char *srpt_port_state_name(enum ib_port_state state)
 	}
 }
 
-/* ---- Device Management agent (InfiniBand link layer) ------------------ */
+/* ---- Device Management agent (InfiniBand and RoCE) -------------------- */
 
 /*
  * Initiators find SRP targets on an InfiniBand fabric with Device
- * Management MADs (srp_daemon, ibsrpdm): each port with an IB link layer
- * advertises IB_PORT_DEVICE_MGMT_SUP and answers GETs of ClassPortInfo,
- * IOUnitInfo, IOControllerProfile and ServiceEntries.  The MAD payloads are
- * built by srpt_dm_build_response() (srpt_mad.h, unit tested); this is the
- * glue to the MAD layer.
+ * Management MADs (srp_daemon, ibsrpdm): each port advertises
+ * IB_PORT_DEVICE_MGMT_SUP and answers GETs of ClassPortInfo, IOUnitInfo,
+ * IOControllerProfile and ServiceEntries.  As in-tree, every port that is
+ * not iWARP has the agent, RoCE included: there the GMPs travel with a GRH
+ * on QP1 (a DM client addresses the port by GID; no subnet manager reads
+ * the capability bit).  The MAD payloads are built by
+ * srpt_dm_build_response() (srpt_mad.h, unit tested); this is the glue to
+ * the MAD layer.
  */
 
 /**
@@ -410,11 +413,16 @@ free:
 
 /**
  * srpt_dm_register() - advertise device management and start the agent
- * @sport: port; nothing happens unless its link layer is InfiniBand.
+ * @sport: port; nothing happens on iWARP, which has no MADs.
  *
  * Both steps may fail without harm (an SR-IOV virtual function may not
  * change the capability mask): the failure is logged, logins still work,
- * but srp_daemon cannot discover the target through this port.
+ * but srp_daemon cannot discover the target through this port.  On RoCE
+ * the capability bit has no reader (there is no subnet manager), and the
+ * core refuses to set it for a device without a modify_port operation
+ * (ib_modify_port() in drivers/infiniband/core/device.c): that is only
+ * logged with pr_debug, and the agent registers all the same.  (The
+ * in-tree driver skips the agent when the bit cannot be set.)
  */
 static void srpt_dm_register(struct srpt_port *sport)
 {
@@ -429,12 +437,15 @@ static void srpt_dm_register(struct srpt_port *sport)
 	struct ib_mad_agent *agent;
 	int ret;
 
-	if (!rdma_protocol_ib(dev, sport->port_num))
+	if (rdma_protocol_iwarp(dev, sport->port_num))
 		return;
 	mutex_lock(&sport->dm_mutex);
 	if (!sport->dm_cap) {
 		ret = ib_modify_port(dev, sport->port_num, 0, &mod);
-		if (ret)
+		if (ret && rdma_protocol_roce(dev, sport->port_num))
+			pr_debug("%s port %u: the RoCE port's capability mask cannot advertise device management (%d); the agent answers all the same\n",
+				 dev_name(&dev->dev), sport->port_num, ret);
+		else if (ret)
 			pr_warn("%s port %u: advertising device management failed (%d); srp_daemon will not find the target through this port (expected on SR-IOV virtual functions)\n",
 				dev_name(&dev->dev), sport->port_num, ret);
 		else
@@ -485,7 +496,7 @@ static void srpt_dm_unregister(struct srpt_port *sport)
  * @sport: port to refresh.
  *
  * Updates the port's names and rebinds target ports when the GID changed,
- * makes sure the Device Management agent runs (InfiniBand);
+ * makes sure the Device Management agent runs (InfiniBand and RoCE);
  * closes the port's channels when it stopped being active (an initiator
  * logs in again once the link is back).
  */
@@ -3052,7 +3063,8 @@ static int srpt_ib_cm_handler(struct ib_cm_id *cm_id,
 
 /**
  * srpt_ib_cm_listen() - the IB CM listener of a device
- * @sdev: device; listens only when one of its ports has an IB link layer.
+ * @sdev: device; listens only when one of its ports has the IB CM
+ *	capability (InfiniBand and RoCE ports; RoCE REQs carry a GRH).
  *
  * Failure is logged and tolerated: RDMA/CM logins still work.
  */

@@ -150,8 +150,7 @@ struct srpt_tpg_attrs {
  * @port_num: port number, 1-based.
  * @refresh_work: re-reads the port attributes after a port event.
  * @dm_mutex: protects @mad_agent and @dm_cap.
- * @mad_agent: Device Management agent (InfiniBand link layer only), or
- *	NULL.
+ * @mad_agent: Device Management agent (any port but iWARP), or NULL.
  * @dm_cap: whether the port's capability mask advertises
  *	IB_PORT_DEVICE_MGMT_SUP on our behalf.
  * @state: port state as last read.
