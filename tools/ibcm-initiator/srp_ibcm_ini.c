@@ -1607,7 +1607,8 @@ static void ini_cmd_inflight(const struct ini_args *a)
  * ini_cmd_stale() - a REQ that reuses the QP number of a live connection
  *
  * The target's CM must reject it as a stale connection and disconnect the
- * live one (IBA 12.9.8.3.3); the target must then release that channel.
+ * live one (cm_match_req() in drivers/infiniband/core/cm.c); the target
+ * must then release that channel.
  */
 static void ini_cmd_stale(void)
 {
@@ -1621,7 +1622,6 @@ static void ini_cmd_stale(void)
 	b = ini_sess_alloc("stale");
 	if (!b)
 		return;
-	b->dev = NULL;	/* no verbs objects of its own */
 	b->cm = ib_create_cm_id(a->dev, ini_cm_handler, b);
 	if (IS_ERR(b->cm)) {
 		b->cm = NULL;
