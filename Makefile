@@ -15,6 +15,8 @@ KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sed 's,/lib/modules/,,;
 KDIR ?= /lib/modules/$(KVER)/build
 SRC := $(CURDIR)
 KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
+# The IB CM test initiator (tools/ibcm-initiator/), an out-of-tree module.
+KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
 .PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo tools debug-kernel check-debug fuzz
 
@@ -33,12 +35,16 @@ uninstall:
 	rm -f /lib/modules/$(KVER)/updates/ib_srpt.ko*
 	depmod -a $(KVER)
 
-# The userspace SRP initiator srp-probe and the hostile-input suite.
+# The userspace SRP initiator srp-probe and the hostile-input suite; the
+# kernel-side IB CM test initiator srp_ibcm_ini.ko (VM tests only).
 tools:
 	$(MAKE) -C tools/srp-probe O=$(SRC)/build/srp-probe
+	@test -d "$(KDIR)" || { echo "no kernel headers at $(KDIR): run tools/install-deps.sh or set KVER/KDIR" >&2; exit 1; }
+	$(KBUILD_INI) modules
 
 clean:
 	$(KBUILD) clean 2>/dev/null || true
+	$(KBUILD_INI) clean 2>/dev/null || true
 	rm -rf build
 
 help:
@@ -52,7 +58,8 @@ help:
 	@echo "make check-intree the VM tests against the distro's in-tree ib_srpt"
 	@echo "make debug-kernel build (once, cached) a KASAN/UBSAN/lockdep/kmemleak kernel"
 	@echo "make check-debug  data-path and hostile VM tests on that kernel (slow)"
-	@echo "make tools        build/srp-probe/: srp-probe (userspace SRP initiator), srp-hostile"
+	@echo "make tools        build/srp-probe/: srp-probe (userspace SRP initiator), srp-hostile;"
+	@echo "                  tools/ibcm-initiator/srp_ibcm_ini.ko (IB CM test initiator)"
 	@echo "make demo         boot the VM, export a RAM disk, log in with ib_srp, run fio"
 	@echo "make fuzz         run each libFuzzer harness of the wire code FUZZ_SECONDS (60) s"
 

@@ -19,8 +19,10 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/string_helpers.h>
 #include <net/ipv6.h>
 #include <scsi/scsi_common.h>
 #include <scsi/scsi_proto.h>
@@ -313,15 +315,18 @@ static const char *srpt_port_state_name(enum ib_port_state state)
 	}
 }
 
-/* ---- Device Management agent (InfiniBand link layer) ------------------ */
+/* ---- Device Management agent (InfiniBand and RoCE) -------------------- */
 
 /*
  * Initiators find SRP targets on an InfiniBand fabric with Device
- * Management MADs (srp_daemon, ibsrpdm): each port with an IB link layer
- * advertises IB_PORT_DEVICE_MGMT_SUP and answers GETs of ClassPortInfo,
- * IOUnitInfo, IOControllerProfile and ServiceEntries.  The MAD payloads are
- * built by srpt_dm_build_response() (srpt_mad.h, unit tested); this is the
- * glue to the MAD layer.
+ * Management MADs (srp_daemon, ibsrpdm): each port advertises
+ * IB_PORT_DEVICE_MGMT_SUP and answers GETs of ClassPortInfo, IOUnitInfo,
+ * IOControllerProfile and ServiceEntries.  As in-tree, every port that is
+ * not iWARP has the agent, RoCE included: there the GMPs travel with a GRH
+ * on QP1 (a DM client addresses the port by GID; no subnet manager reads
+ * the capability bit).  The MAD payloads are built by
+ * srpt_dm_build_response() (srpt_mad.h, unit tested); this is the glue to
+ * the MAD layer.
  */
 
 /**
@@ -441,11 +446,16 @@ free:
 
 /**
  * srpt_dm_register() - advertise device management and start the agent
- * @sport: port; nothing happens unless its link layer is InfiniBand.
+ * @sport: port; nothing happens on iWARP, which has no MADs.
  *
  * Both steps may fail without harm (an SR-IOV virtual function may not
  * change the capability mask): the failure is logged, logins still work,
- * but srp_daemon cannot discover the target through this port.
+ * but srp_daemon cannot discover the target through this port.  On RoCE
+ * the capability bit has no reader (there is no subnet manager), and the
+ * core refuses to set it for a device without a modify_port operation
+ * (ib_modify_port() in drivers/infiniband/core/device.c): that is only
+ * logged with pr_debug, and the agent registers all the same.  (The
+ * in-tree driver skips the agent when the bit cannot be set.)
  */
 static void srpt_dm_register(struct srpt_port *sport)
 {
@@ -460,12 +470,15 @@ static void srpt_dm_register(struct srpt_port *sport)
 	struct ib_mad_agent *agent;
 	int ret;
 
-	if (!rdma_protocol_ib(dev, sport->port_num))
+	if (rdma_protocol_iwarp(dev, sport->port_num))
 		return;
 	mutex_lock(&sport->dm_mutex);
 	if (!sport->dm_cap) {
 		ret = ib_modify_port(dev, sport->port_num, 0, &mod);
-		if (ret)
+		if (ret && rdma_protocol_roce(dev, sport->port_num))
+			pr_debug("%s port %u: the RoCE port's capability mask cannot advertise device management (%d); the agent answers all the same\n",
+				 dev_name(&dev->dev), sport->port_num, ret);
+		else if (ret)
 			pr_warn("%s port %u: advertising device management failed (%d); srp_daemon will not find the target through this port (expected on SR-IOV virtual functions)\n",
 				dev_name(&dev->dev), sport->port_num, ret);
 		else
@@ -516,7 +529,7 @@ static void srpt_dm_unregister(struct srpt_port *sport)
  * @sport: port to refresh.
  *
  * Updates the port's names and rebinds target ports when the GID changed,
- * makes sure the Device Management agent runs (InfiniBand);
+ * makes sure the Device Management agent runs (InfiniBand and RoCE);
  * closes the port's channels when it stopped being active (an initiator
  * logs in again once the link is back).
  */
@@ -3132,13 +3145,58 @@ static int srpt_init_ch_qp(struct srpt_rdma_ch *ch, struct ib_qp *qp)
 }
 
 /**
+ * srpt_ib_cm_report_qp() - log (dyndbg) a channel QP's state after a step
+ * @ch: channel of an IB CM login.
+ * @qp: its QP.
+ * @step: the step just taken ("INIT", "RTR", "RTS", "RTU").
+ *
+ * Reads back with ib_query_qp() what the QP really holds: state, access
+ * flags, P_Key index and PSNs, so that a test can check each transition.
+ */
+static void srpt_ib_cm_report_qp(struct srpt_rdma_ch *ch, struct ib_qp *qp,
+				 const char *step)
+{
+	static const char * const states[] = {
+		[IB_QPS_RESET] = "RESET", [IB_QPS_INIT] = "INIT",
+		[IB_QPS_RTR] = "RTR", [IB_QPS_RTS] = "RTS",
+		[IB_QPS_SQD] = "SQD", [IB_QPS_SQE] = "SQE",
+		[IB_QPS_ERR] = "ERR",
+	};
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	ret = ib_query_qp(qp, &attr, IB_QP_STATE | IB_QP_ACCESS_FLAGS |
+			  IB_QP_PKEY_INDEX | IB_QP_RQ_PSN | IB_QP_SQ_PSN |
+			  IB_QP_DEST_QPN, &init);
+	if (ret) {
+		pr_debug("%s: QP %u after %s: query failed (%d)\n", ch->name,
+			 qp->qp_num, step, ret);
+		return;
+	}
+	pr_debug("%s: QP %u after %s: state %s, access flags 0x%x (local write %s, remote read %s, remote write %s), P_Key index %u, receive PSN 0x%06x, send PSN 0x%06x, destination QP %u\n",
+		 ch->name, qp->qp_num, step,
+		 attr.qp_state < ARRAY_SIZE(states) && states[attr.qp_state] ?
+		 states[attr.qp_state] : "?", attr.qp_access_flags,
+		 str_yes_no(attr.qp_access_flags & IB_ACCESS_LOCAL_WRITE),
+		 str_yes_no(attr.qp_access_flags & IB_ACCESS_REMOTE_READ),
+		 str_yes_no(attr.qp_access_flags & IB_ACCESS_REMOTE_WRITE),
+		 attr.pkey_index, attr.rq_psn, attr.sq_psn, attr.dest_qp_num);
+}
+
+/**
  * srpt_ib_cm_qp_to() - move a QP to RTR or RTS with the CM's attributes
- * @ch: channel with its IB CM id.
+ * @ch: channel with its IB CM id and its receive PSN (ch->rq_psn).
  * @qp: the QP.
  * @state: IB_QPS_RTR or IB_QPS_RTS.
  *
  * The RDMA READ depths the CM negotiated are clamped to what the device
- * supports.
+ * supports.  RTR takes ch->rq_psn as receive PSN: before the REP is sent,
+ * the passive CM id has none to give (ib_send_cm_rep() sets it from the
+ * REP), so the value the CM would put there is 0, not what the REP
+ * announces.  The send PSN of RTS is the REQ's starting PSN, which the CM
+ * has from the start.
  *
  * Return: 0 or a negative errno.
  */
@@ -3151,13 +3209,16 @@ static int srpt_ib_cm_qp_to(struct srpt_rdma_ch *ch, struct ib_qp *qp,
 
 	ret = ib_cm_init_qp_attr(ch->ib_cm_id, &attr, &mask);
 	if (!ret) {
-		if (state == IB_QPS_RTR)
+		if (state == IB_QPS_RTR) {
 			attr.max_dest_rd_atomic = min_t(int,
 							attr.max_dest_rd_atomic,
 							da->max_qp_rd_atom);
-		else
+			attr.rq_psn = ch->rq_psn;
+			mask |= IB_QP_RQ_PSN;
+		} else {
 			attr.max_rd_atomic = min_t(int, attr.max_rd_atomic,
 						   da->max_qp_init_rd_atom);
+		}
 		ret = ib_modify_qp(qp, &attr, mask);
 	}
 	if (ret)
@@ -3173,7 +3234,9 @@ static int srpt_ib_cm_qp_to(struct srpt_rdma_ch *ch, struct ib_qp *qp,
  *
  * INIT through srpt_init_ch_qp(), then RTR and RTS with the CM's
  * attributes, before the REP goes out (as the RDMA/CM does): the QP is
- * ready when the first request arrives.
+ * ready when the first request arrives.  The receive PSN is chosen here, at
+ * random as the RDMA/CM chooses its own, and the REP announces it
+ * (srpt_ib_cm_req()).
  *
  * Return: 0 or a negative errno.
  */
@@ -3186,11 +3249,18 @@ static int srpt_ib_cm_create_qp(struct srpt_rdma_ch *ch,
 	qp = ib_create_qp(ch->sport->sdev->pd, attr);
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
+	ch->rq_psn = get_random_u32() & 0xffffff;
 	ret = srpt_init_ch_qp(ch, qp);
-	if (!ret)
+	if (!ret) {
+		srpt_ib_cm_report_qp(ch, qp, "INIT");
 		ret = srpt_ib_cm_qp_to(ch, qp, IB_QPS_RTR);
-	if (!ret)
+	}
+	if (!ret) {
+		srpt_ib_cm_report_qp(ch, qp, "RTR");
 		ret = srpt_ib_cm_qp_to(ch, qp, IB_QPS_RTS);
+	}
+	if (!ret)
+		srpt_ib_cm_report_qp(ch, qp, "RTS");
 	if (ret) {
 		ib_destroy_qp(qp);
 		return ret;
@@ -3281,7 +3351,7 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	cm_id->context = ch;
 
 	rep.qp_num = ch->qp->qp_num;
-	rep.starting_psn = req->starting_psn;
+	rep.starting_psn = ch->rq_psn;
 	rep.private_data = rsp;
 	rep.private_data_len = sizeof(rsp);
 	rep.responder_resources = min_t(u8, req->responder_resources,
@@ -3329,6 +3399,9 @@ static int srpt_ib_cm_handler(struct ib_cm_id *cm_id,
 		if (ch->state == SRPT_CH_CONNECTING)
 			ch->state = SRPT_CH_LIVE;
 		spin_unlock_irqrestore(&ch->lock, flags);
+		srpt_ib_cm_report_qp(ch, ch->qp,
+				     event->event == IB_CM_RTU_RECEIVED ?
+				     "RTU" : "the first request");
 		break;
 	case IB_CM_DREQ_RECEIVED:
 		ib_send_cm_drep(cm_id, NULL, 0);
@@ -3350,7 +3423,8 @@ static int srpt_ib_cm_handler(struct ib_cm_id *cm_id,
 
 /**
  * srpt_ib_cm_listen() - the IB CM listener of a device
- * @sdev: device; listens only when one of its ports has an IB link layer.
+ * @sdev: device; listens only when one of its ports has the IB CM
+ *	capability (InfiniBand and RoCE ports; RoCE REQs carry a GRH).
  *
  * Failure is logged and tolerated: RDMA/CM logins still work.
  */

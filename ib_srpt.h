@@ -152,8 +152,7 @@ struct srpt_tpg_attrs {
  * @port_num: port number, 1-based.
  * @refresh_work: re-reads the port attributes after a port event.
  * @dm_mutex: protects @mad_agent and @dm_cap.
- * @mad_agent: Device Management agent (InfiniBand link layer only), or
- *	NULL.
+ * @mad_agent: Device Management agent (any port but iWARP), or NULL.
  * @dm_cap: whether the port's capability mask advertises
  *	IB_PORT_DEVICE_MGMT_SUP on our behalf.
  * @state: port state as last read.
@@ -189,7 +188,7 @@ struct srpt_port {
  *	for it before it frees the SRQ, the PD and this structure.
  * @pd: protection domain of every channel on this device.
  * @cm_id: IB CM listener for service id srpt_service_guid, or NULL when no
- *	port of the device has an InfiniBand link layer.
+ *	port of the device has the IB CM capability (InfiniBand, RoCE).
  * @event_handler: asynchronous event handler (port events).
  * @removing: set under srpt_dev_mutex when the device goes away; no login
  *	is accepted on it after that.
@@ -452,6 +451,8 @@ struct srpt_cmd {
  * @rdma_cm_id: RDMA/CM id (cm_ops is the RDMA/CM's).
  * @ib_cm_id: IB CM id (cm_ops is the IB CM's).
  * @pkey: P_Key of the login's path (IB CM).
+ * @rq_psn: receive PSN of the QP (IB CM): chosen at random for RTR and
+ *	announced as the REP's starting PSN.
  * @qp: queue pair.
  * @qp_num: its number, for readers that must not touch @qp.
  * @cq: completion queue of both work queues.
@@ -507,6 +508,7 @@ struct srpt_rdma_ch {
 		struct ib_cm_id		*ib_cm_id;
 	};
 	u16			pkey;
+	u32			rq_psn;
 	struct ib_qp		*qp;
 	u32			qp_num;
 	struct ib_cq		*cq;

@@ -807,4 +807,346 @@ static inline size_t srpt_build_rsp(void *buf, size_t max_len,
 	return (size_t)SRPT_RSP_LEN + resp_len + sense_len;
 }
 
+/* ------------------------------------------------------------------------ */
+/* The initiator's side: the IUs a target receives, built; those it sends, */
+/* parsed.  Used by the test initiators (tools/ibcm-initiator/), so that    */
+/* they speak the same layouts as the parsers and builders above; the unit  */
+/* tests check each against its counterpart (tools/tests/unit/test_ini.c).  */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct srpt_login_rsp_info - an SRP_LOGIN_RSP, decoded
+ * @tag: tag of the login request it answers (opaque)
+ * @req_lim_delta: initial request limit (credits)
+ * @max_it_iu_len: request IU size the target accepts
+ * @max_ti_iu_len: response IU size the target sends
+ * @buf_fmt: SRPT_BUF_FMT_* supported
+ * @rsp_flags: multichannel result and SRPT_LOGIN_RSP_IMMED_SUPP
+ */
+struct srpt_login_rsp_info {
+	u64 tag;
+	u32 req_lim_delta;
+	u32 max_it_iu_len;
+	u32 max_ti_iu_len;
+	u16 buf_fmt;
+	u8 rsp_flags;
+};
+
+/**
+ * struct srpt_cmd_build - what srpt_build_cmd() puts into an SRP_CMD
+ * @tag: opaque tag
+ * @lun: the 8-byte LUN field
+ * @task_attr: SRPT_TASK_*
+ * @cdb: the 16-byte CDB
+ * @dir: SRPT_DIR_* of the data; SRPT_DIR_NONE for no data
+ * @fmt: SRPT_DESC_DIRECT or SRPT_DESC_INDIRECT (ignored without data)
+ * @desc: the direct descriptors of the data, @ndesc of them
+ * @ndesc: 1 for SRPT_DESC_DIRECT; the table length for SRPT_DESC_INDIRECT
+ * @ndesc_in_iu: SRPT_DESC_INDIRECT: how many of @desc go into the IU, the
+ *	first ones; the target fetches the whole table from @table when that
+ *	is fewer than @ndesc
+ * @table: SRPT_DESC_INDIRECT: where the initiator keeps the whole table
+ *	(address and key; the builder sets the length)
+ */
+struct srpt_cmd_build {
+	u64 tag;
+	u8 lun[8];
+	u8 task_attr;
+	u8 cdb[16];
+	enum srpt_data_dir dir;
+	enum srpt_desc_fmt fmt;
+	const struct srpt_desc *desc;
+	u32 ndesc;
+	u32 ndesc_in_iu;
+	struct srpt_desc table;
+};
+
+/**
+ * struct srpt_rsp_parsed - an SRP_RSP, decoded
+ * @tag: tag of the request it answers (opaque)
+ * @req_lim_delta: credits it returns
+ * @flags: SRPT_RSP_FLAG_*
+ * @status: SCSI status
+ * @data_out_res: DATA-OUT residual count
+ * @data_in_res: DATA-IN residual count
+ * @resp_data: response data inside the IU, or NULL
+ * @resp_len: its length
+ * @sense: sense data inside the IU, or NULL
+ * @sense_len: its length
+ */
+struct srpt_rsp_parsed {
+	u64 tag;
+	u32 req_lim_delta;
+	u8 flags;
+	u8 status;
+	u32 data_out_res;
+	u32 data_in_res;
+	const u8 *resp_data;
+	u32 resp_len;
+	const u8 *sense;
+	u32 sense_len;
+};
+
+/**
+ * srpt_encode_desc() - write a direct data buffer descriptor
+ * @p: the 16 wire bytes.
+ * @d: the descriptor.
+ */
+static inline void srpt_encode_desc(u8 *p, const struct srpt_desc *d)
+{
+	srpt_put_be64(p, d->va);
+	srpt_put_be32(p + 8, d->key);
+	srpt_put_be32(p + 12, d->len);
+}
+
+/**
+ * srpt_build_login_req() - build an SRP_LOGIN_REQ as IB CM carries it
+ * @buf: destination (the REQ private data).
+ * @len: size of @buf.
+ * @req: what to ask for.
+ *
+ * The layout srpt_parse_login_req() reads; reserved bytes are zero.
+ *
+ * Return: SRPT_LOGIN_REQ_LEN, or 0 (and nothing written) when @len is too
+ * small.
+ */
+static inline size_t srpt_build_login_req(void *buf, size_t len,
+					  const struct srpt_login_req *req)
+{
+	u8 *p = buf;
+
+	if (len < SRPT_LOGIN_REQ_LEN)
+		return 0;
+	memset(p, 0, SRPT_LOGIN_REQ_LEN);
+	p[0] = SRPT_OP_LOGIN_REQ;
+	memcpy(p + 8, &req->tag, 8);
+	srpt_put_be32(p + 16, req->req_it_iu_len);
+	srpt_put_be16(p + 24, req->req_buf_fmt);
+	p[26] = req->req_flags;
+	srpt_put_be16(p + 28, req->imm_data_offset);
+	memcpy(p + 32, req->initiator_port_id, 16);
+	memcpy(p + 48, req->target_port_id, 16);
+	return SRPT_LOGIN_REQ_LEN;
+}
+
+/**
+ * srpt_parse_login_rsp() - parse an SRP_LOGIN_RSP
+ * @buf: the IU (REP private data on IB CM).
+ * @len: number of bytes in @buf.
+ * @r: decoded response; all zero on error.
+ *
+ * The layout srpt_build_login_rsp() writes.
+ *
+ * Return: 0, or -EINVAL when @len is below SRPT_LOGIN_RSP_LEN or the opcode
+ * is not SRPT_OP_LOGIN_RSP.
+ */
+static inline int srpt_parse_login_rsp(const void *buf, size_t len,
+				       struct srpt_login_rsp_info *r)
+{
+	const u8 *p = buf;
+
+	memset(r, 0, sizeof(*r));
+	if (len < SRPT_LOGIN_RSP_LEN || p[0] != SRPT_OP_LOGIN_RSP)
+		return -EINVAL;
+	r->req_lim_delta = srpt_get_be32(p + 4);
+	memcpy(&r->tag, p + 8, 8);
+	r->max_it_iu_len = srpt_get_be32(p + 16);
+	r->max_ti_iu_len = srpt_get_be32(p + 20);
+	r->buf_fmt = srpt_get_be16(p + 24);
+	r->rsp_flags = p[26];
+	return 0;
+}
+
+/**
+ * srpt_parse_login_rej() - parse an SRP_LOGIN_REJ
+ * @buf: the IU (REJ private data on IB CM).
+ * @len: number of bytes in @buf.
+ * @reason: its SRPT_REJ_* reason; 0 on error.
+ * @tag: its tag (opaque); 0 on error.
+ *
+ * Return: 0, or -EINVAL when @len is below SRPT_LOGIN_REJ_LEN or the opcode
+ * is not SRPT_OP_LOGIN_REJ.
+ */
+static inline int srpt_parse_login_rej(const void *buf, size_t len,
+				       u32 *reason, u64 *tag)
+{
+	const u8 *p = buf;
+
+	*reason = 0;
+	*tag = 0;
+	if (len < SRPT_LOGIN_REJ_LEN || p[0] != SRPT_OP_LOGIN_REJ)
+		return -EINVAL;
+	*reason = srpt_get_be32(p + 4);
+	memcpy(tag, p + 8, 8);
+	return 0;
+}
+
+/**
+ * srpt_build_cmd() - build an SRP_CMD with direct or indirect descriptors
+ * @buf: destination.
+ * @len: size of @buf.
+ * @c: the command.
+ *
+ * The layout srpt_parse_cmd() reads, without additional CDB bytes.  An
+ * indirect descriptor states the whole table (@c->ndesc entries at
+ * @c->table) and the sum of their lengths as the total, followed by the
+ * first @c->ndesc_in_iu entries; the descriptor count of the data's
+ * direction is @c->ndesc_in_iu.
+ *
+ * Return: bytes written, or 0 (and nothing written) when @len is too small,
+ * @c->fmt is neither direct nor indirect for a command with data, a direct
+ * command has no descriptor, more entries are to go into the IU than the
+ * table has, or either count exceeds what its field holds.
+ */
+static inline size_t srpt_build_cmd(void *buf, size_t len,
+				    const struct srpt_cmd_build *c)
+{
+	size_t need = SRPT_CMD_LEN;
+	u8 *p = buf;
+	u64 total = 0;
+	u32 i;
+
+	if (c->dir != SRPT_DIR_NONE) {
+		if (c->fmt == SRPT_DESC_DIRECT) {
+			if (c->ndesc < 1)
+				return 0;
+			need += SRPT_DIRECT_DESC_LEN;
+		} else if (c->fmt == SRPT_DESC_INDIRECT) {
+			if (c->ndesc_in_iu > c->ndesc || c->ndesc_in_iu > 255 ||
+			    (u64)c->ndesc * SRPT_DIRECT_DESC_LEN > 0xffffffffULL)
+				return 0;
+			need += SRPT_INDIRECT_HDR_LEN +
+				(size_t)c->ndesc_in_iu * SRPT_DIRECT_DESC_LEN;
+		} else {
+			return 0;
+		}
+	}
+	if (len < need)
+		return 0;
+
+	memset(p, 0, need);
+	p[0] = SRPT_OP_CMD;
+	memcpy(p + 8, &c->tag, 8);
+	memcpy(p + 20, c->lun, 8);
+	p[29] = c->task_attr & 7;
+	memcpy(p + 32, c->cdb, 16);
+	if (c->dir == SRPT_DIR_NONE)
+		return need;
+
+	p[5] = c->dir == SRPT_DIR_OUT ? (u8)(c->fmt << 4) : (u8)c->fmt;
+	if (c->fmt == SRPT_DESC_DIRECT) {
+		srpt_encode_desc(p + SRPT_CMD_LEN, &c->desc[0]);
+		return need;
+	}
+	p[c->dir == SRPT_DIR_OUT ? 6 : 7] = (u8)c->ndesc_in_iu;
+	for (i = 0; i < c->ndesc; i++)
+		total += c->desc[i].len;
+	srpt_put_be64(p + SRPT_CMD_LEN, c->table.va);
+	srpt_put_be32(p + SRPT_CMD_LEN + 8, c->table.key);
+	srpt_put_be32(p + SRPT_CMD_LEN + 12, c->ndesc * SRPT_DIRECT_DESC_LEN);
+	srpt_put_be32(p + SRPT_CMD_LEN + SRPT_DIRECT_DESC_LEN, (u32)total);
+	for (i = 0; i < c->ndesc_in_iu; i++)
+		srpt_encode_desc(p + SRPT_CMD_LEN + SRPT_INDIRECT_HDR_LEN +
+				 (size_t)i * SRPT_DIRECT_DESC_LEN, &c->desc[i]);
+	return need;
+}
+
+/**
+ * srpt_build_tsk_mgmt() - build an SRP_TSK_MGMT
+ * @buf: destination.
+ * @len: size of @buf.
+ * @tag: its own tag (opaque).
+ * @lun: the 8-byte LUN field.
+ * @func: SRPT_TMF_* (not checked: a test may send any).
+ * @task_tag: tag of the task to manage (ABORT TASK), opaque.
+ *
+ * The layout srpt_parse_tsk_mgmt() reads.
+ *
+ * Return: SRPT_TSK_MGMT_LEN, or 0 (and nothing written) when @len is too
+ * small.
+ */
+static inline size_t srpt_build_tsk_mgmt(void *buf, size_t len, u64 tag,
+					 const u8 *lun, u8 func, u64 task_tag)
+{
+	u8 *p = buf;
+
+	if (len < SRPT_TSK_MGMT_LEN)
+		return 0;
+	memset(p, 0, SRPT_TSK_MGMT_LEN);
+	p[0] = SRPT_OP_TSK_MGMT;
+	memcpy(p + 8, &tag, 8);
+	memcpy(p + 20, lun, 8);
+	p[30] = func;
+	memcpy(p + 32, &task_tag, 8);
+	return SRPT_TSK_MGMT_LEN;
+}
+
+/**
+ * srpt_build_i_logout() - build an SRP_I_LOGOUT
+ * @buf: destination.
+ * @len: size of @buf.
+ * @tag: its tag (opaque).
+ *
+ * Return: SRPT_I_LOGOUT_LEN, or 0 (and nothing written) when @len is too
+ * small.
+ */
+static inline size_t srpt_build_i_logout(void *buf, size_t len, u64 tag)
+{
+	u8 *p = buf;
+
+	if (len < SRPT_I_LOGOUT_LEN)
+		return 0;
+	memset(p, 0, SRPT_I_LOGOUT_LEN);
+	p[0] = SRPT_OP_I_LOGOUT;
+	memcpy(p + 8, &tag, 8);
+	return SRPT_I_LOGOUT_LEN;
+}
+
+/**
+ * srpt_parse_rsp() - parse an SRP_RSP
+ * @iu: the IU.
+ * @len: number of bytes received.
+ * @r: the decoded response; all zero on error.
+ *
+ * The layout srpt_build_rsp() writes.  Response data and sense data are
+ * only reported when their VALID flag is set, and must lie inside @len.
+ *
+ * Return: 0, or -EINVAL when @len is below SRPT_RSP_LEN, the opcode is not
+ * SRPT_OP_RSP, or the response and sense data lengths reach beyond @len.
+ */
+static inline int srpt_parse_rsp(const void *iu, size_t len,
+				 struct srpt_rsp_parsed *r)
+{
+	const u8 *p = iu;
+	u32 resp_len = 0, sense_len = 0;
+	struct srpt_rsp_parsed c;
+
+	memset(r, 0, sizeof(*r));
+	if (len < SRPT_RSP_LEN || p[0] != SRPT_OP_RSP)
+		return -EINVAL;
+	memset(&c, 0, sizeof(c));
+	c.req_lim_delta = srpt_get_be32(p + 4);
+	memcpy(&c.tag, p + 8, 8);
+	c.flags = p[18];
+	c.status = p[19];
+	c.data_out_res = srpt_get_be32(p + 20);
+	c.data_in_res = srpt_get_be32(p + 24);
+	if (c.flags & SRPT_RSP_FLAG_SNSVALID)
+		sense_len = srpt_get_be32(p + 28);
+	if (c.flags & SRPT_RSP_FLAG_RSPVALID)
+		resp_len = srpt_get_be32(p + 32);
+	if ((u64)SRPT_RSP_LEN + resp_len + sense_len > len)
+		return -EINVAL;
+	if (resp_len) {
+		c.resp_data = p + SRPT_RSP_LEN;
+		c.resp_len = resp_len;
+	}
+	if (sense_len) {
+		c.sense = p + SRPT_RSP_LEN + resp_len;
+		c.sense_len = sense_len;
+	}
+	*r = c;
+	return 0;
+}
+
 #endif /* SRPT_IU_H */

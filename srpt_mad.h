@@ -581,4 +581,188 @@ static inline int srpt_dm_build_response(const u8 *req, size_t req_len,
 	return 0;
 }
 
+/* ------------------------------------------------------------------------ */
+/* The client's side: requests a DM client sends and the answers it reads  */
+/* (srp-probe --dm), written against the same layouts as the agent above;  */
+/* tools/tests/unit/test_dm_client.c checks each against its counterpart.  */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct srpt_dm_ioc_decoded - an IOControllerProfile, decoded
+ * @ioc_guid: GUID of the I/O controller.
+ * @vendor_id: IEEE OUI of the vendor (24 bits).
+ * @device_id: device id.
+ * @device_version: device version.
+ * @subsys_vendor_id: IEEE OUI of the subsystem vendor (24 bits).
+ * @subsys_device_id: subsystem id.
+ * @io_class: I/O class (SRPT_DM_IO_CLASS_SRP for SRP).
+ * @io_subclass: I/O subclass.
+ * @protocol: protocol (SRPT_DM_PROTOCOL_SRP).
+ * @protocol_version: protocol version.
+ * @send_queue_depth: send message queue depth.
+ * @rdma_read_depth: RDMA read queue depth.
+ * @send_size: largest send message.
+ * @rdma_size: largest RDMA transfer.
+ * @op_cap_mask: SRPT_DM_OP_* bits.
+ * @num_svc_entries: number of service entries.
+ * @id_string: the id string, NUL terminated (the field may not be).
+ */
+struct srpt_dm_ioc_decoded {
+	u64 ioc_guid;
+	u32 vendor_id;
+	u32 device_id;
+	u16 device_version;
+	u32 subsys_vendor_id;
+	u32 subsys_device_id;
+	u16 io_class;
+	u16 io_subclass;
+	u16 protocol;
+	u16 protocol_version;
+	u16 send_queue_depth;
+	u8 rdma_read_depth;
+	u32 send_size;
+	u32 rdma_size;
+	u8 op_cap_mask;
+	u8 num_svc_entries;
+	char id_string[SRPT_DM_IOC_ID_STRING_LEN + 1];
+};
+
+/**
+ * srpt_dm_build_get() - build a Get() request of the DM class
+ * @buf: destination, SRPT_DM_MAD_SIZE bytes.
+ * @len: size of @buf.
+ * @attr_id: SRPT_DM_ATTR_*.
+ * @attr_mod: attribute modifier.
+ * @tid: the eight transaction id bytes, sent as they are.
+ *
+ * Return: SRPT_DM_MAD_SIZE, or 0 (and nothing written) when @len is too
+ * small.
+ */
+static inline size_t srpt_dm_build_get(u8 *buf, size_t len, u16 attr_id,
+				       u32 attr_mod, const u8 *tid)
+{
+	if (len < SRPT_DM_MAD_SIZE)
+		return 0;
+	memset(buf, 0, SRPT_DM_MAD_SIZE);
+	buf[SRPT_DM_HDR_BASE_VERSION] = SRPT_DM_BASE_VERSION;
+	buf[SRPT_DM_HDR_MGMT_CLASS] = SRPT_DM_MGMT_CLASS;
+	buf[SRPT_DM_HDR_CLASS_VERSION] = SRPT_DM_CLASS_VERSION;
+	buf[SRPT_DM_HDR_METHOD] = SRPT_DM_METHOD_GET;
+	memcpy(buf + SRPT_DM_HDR_TID, tid, 8);
+	srpt_put_be16(buf + SRPT_DM_HDR_ATTR_ID, attr_id);
+	srpt_put_be32(buf + SRPT_DM_HDR_ATTR_MOD, attr_mod);
+	return SRPT_DM_MAD_SIZE;
+}
+
+/**
+ * srpt_dm_check_rsp() - whether a MAD answers a request, and its status
+ * @rsp: the received MAD.
+ * @len: number of bytes received.
+ * @req: the request it should answer (SRPT_DM_MAD_SIZE bytes).
+ * @status: the response's status; 0 on error.
+ *
+ * An answer is a GetResp() of the DM class, with the request's base and
+ * class version, transaction id, attribute id and attribute modifier.
+ *
+ * Return: 0, or -EINVAL when @rsp is not that answer.
+ */
+static inline int srpt_dm_check_rsp(const u8 *rsp, size_t len, const u8 *req,
+				    u16 *status)
+{
+	*status = 0;
+	if (len < SRPT_DM_MAD_SIZE ||
+	    rsp[SRPT_DM_HDR_BASE_VERSION] != req[SRPT_DM_HDR_BASE_VERSION] ||
+	    rsp[SRPT_DM_HDR_MGMT_CLASS] != SRPT_DM_MGMT_CLASS ||
+	    rsp[SRPT_DM_HDR_CLASS_VERSION] != req[SRPT_DM_HDR_CLASS_VERSION] ||
+	    rsp[SRPT_DM_HDR_METHOD] != SRPT_DM_METHOD_GET_RESP ||
+	    memcmp(rsp + SRPT_DM_HDR_TID, req + SRPT_DM_HDR_TID, 8) ||
+	    memcmp(rsp + SRPT_DM_HDR_ATTR_ID, req + SRPT_DM_HDR_ATTR_ID, 2) ||
+	    memcmp(rsp + SRPT_DM_HDR_ATTR_MOD, req + SRPT_DM_HDR_ATTR_MOD, 4))
+		return -EINVAL;
+	*status = srpt_get_be16(rsp + SRPT_DM_HDR_STATUS);
+	return 0;
+}
+
+/**
+ * srpt_dm_get_be24() - the big endian 24-bit value at @p
+ * @p: three bytes.
+ *
+ * Return: the value.
+ */
+static inline u32 srpt_dm_get_be24(const u8 *p)
+{
+	return (u32)p[0] << 16 | (u32)p[1] << 8 | p[2];
+}
+
+/**
+ * srpt_dm_parse_ioc_profile() - decode an IOControllerProfile
+ * @data: the data area of a GetResp() (SRPT_DM_DATA_LEN bytes).
+ * @p: the decoded profile.
+ *
+ * The layout srpt_dm_build_ioc_profile() writes.
+ */
+static inline void srpt_dm_parse_ioc_profile(const u8 *data,
+					     struct srpt_dm_ioc_decoded *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->ioc_guid = srpt_get_be64(data + SRPT_DM_IOC_GUID);
+	p->vendor_id = srpt_dm_get_be24(data + SRPT_DM_IOC_VENDOR_ID);
+	p->device_id = srpt_get_be32(data + SRPT_DM_IOC_DEVICE_ID);
+	p->device_version = srpt_get_be16(data + SRPT_DM_IOC_DEVICE_VERSION);
+	p->subsys_vendor_id =
+		srpt_dm_get_be24(data + SRPT_DM_IOC_SUBSYS_VENDOR_ID);
+	p->subsys_device_id = srpt_get_be32(data + SRPT_DM_IOC_SUBSYS_ID);
+	p->io_class = srpt_get_be16(data + SRPT_DM_IOC_IO_CLASS);
+	p->io_subclass = srpt_get_be16(data + SRPT_DM_IOC_IO_SUBCLASS);
+	p->protocol = srpt_get_be16(data + SRPT_DM_IOC_PROTOCOL);
+	p->protocol_version = srpt_get_be16(data +
+					    SRPT_DM_IOC_PROTOCOL_VERSION);
+	p->send_queue_depth = srpt_get_be16(data +
+					    SRPT_DM_IOC_SEND_QUEUE_DEPTH);
+	p->rdma_read_depth = data[SRPT_DM_IOC_RDMA_READ_DEPTH];
+	p->send_size = srpt_get_be32(data + SRPT_DM_IOC_SEND_SIZE);
+	p->rdma_size = srpt_get_be32(data + SRPT_DM_IOC_RDMA_SIZE);
+	p->op_cap_mask = data[SRPT_DM_IOC_OP_CAP_MASK];
+	p->num_svc_entries = data[SRPT_DM_IOC_NUM_SVC_ENTRIES];
+	memcpy(p->id_string, data + SRPT_DM_IOC_ID_STRING,
+	       SRPT_DM_IOC_ID_STRING_LEN);
+}
+
+/**
+ * srpt_dm_parse_svc_entry() - decode one 48-byte service entry
+ * @e: the entry.
+ * @name: its name, NUL terminated (SRPT_DM_SVC_NAME_LEN + 1 bytes).
+ * @id: its service id.
+ */
+static inline void srpt_dm_parse_svc_entry(const u8 *e, char *name, u64 *id)
+{
+	memcpy(name, e + SRPT_DM_SVC_NAME, SRPT_DM_SVC_NAME_LEN);
+	name[SRPT_DM_SVC_NAME_LEN] = '\0';
+	*id = srpt_get_be64(e + SRPT_DM_SVC_ID);
+}
+
+/**
+ * srpt_dm_svc_name_id_ext() - the id_ext an SRP service name carries
+ * @name: NUL terminated service name.
+ * @id_ext: the identifier extension.
+ *
+ * An SRP target port's service name is SRPT_DM_SVC_NAME_PREFIX and 16 hex
+ * digits (srpt_dm_format_svc_name()), nothing after them.
+ *
+ * Return: 0, or -EINVAL when @name is not of that form.
+ */
+static inline int srpt_dm_svc_name_id_ext(const char *name, u64 *id_ext)
+{
+	const size_t plen = sizeof(SRPT_DM_SVC_NAME_PREFIX) - 1;
+	u8 b[8];
+
+	*id_ext = 0;
+	if (srpt_text_len(name, SRPT_DM_SVC_NAME_LEN) != plen + 16 ||
+	    memcmp(name, SRPT_DM_SVC_NAME_PREFIX, plen) ||
+	    srpt_parse_hex(name + plen, 16, b, sizeof(b)))
+		return -EINVAL;
+	*id_ext = srpt_get_be64(b);
+	return 0;
+}
+
 #endif /* SRPT_MAD_H */

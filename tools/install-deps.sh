@@ -12,6 +12,7 @@ PKGS="build-essential kmod bc flex bison libelf-dev libssl-dev dwarves
       qemu-system-x86 busybox-static cpio
       targetcli-fb python3-rtslib-fb dbus
       rdma-core ibverbs-utils rdmacm-utils libibverbs-dev librdmacm-dev
+      libibumad-dev
       infiniband-diags srptools
       fio sg3-utils iproute2 util-linux
       clang llvm libclang-rt-14-dev patch"

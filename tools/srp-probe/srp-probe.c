@@ -4,6 +4,7 @@
  * kernel initiator.  See srp-probe.8.
  */
 #include "srpi.h"
+#include "srp-dm.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -40,6 +41,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: srp-probe [options] --id-ext HEX HOST PORT\n"
+"       srp-probe --dm [options] HOST   (Device Management query, see --dm --help)\n"
 "Log in to an SRP target over RDMA/CM, show the login response, run INQUIRY,\n"
 "REPORT LUNS and READ CAPACITY, optionally a write/read/verify and a task\n"
 "management request, and log out.\n"
@@ -71,7 +73,7 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 success, 1 usage, 2 could not connect, 3 login rejected,\n"
 "4 a SCSI command failed, 5 data mismatch, 6 task management failed,\n"
-"7 channel lost.\n");
+"7 channel lost, 8 (--dm) a Device Management answer missing or wrong.\n");
 }
 
 static int parse_id(const char *s, uint8_t *out, size_t n, const char *what)
@@ -379,6 +381,14 @@ int main(int argc, char **argv)
 	int opt, have_ioc = 0, have_ext = 0;
 	char *end;
 
+	/* --dm: the Device Management client, with options of its own. */
+	for (opt = 1; opt < argc && strcmp(argv[opt], "--"); opt++) {
+		if (!strcmp(argv[opt], "--dm")) {
+			memmove(&argv[opt], &argv[opt + 1],
+				(argc - opt) * sizeof(*argv));
+			return srp_dm_main(argc - 1, argv);
+		}
+	}
 	while ((opt = getopt_long(argc, argv, "e:g:T:x:I:s:m:f:Sl:w:a:d:k:t:qvh",
 				  lo, NULL)) != -1) {
 		switch (opt) {

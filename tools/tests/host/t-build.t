@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Build hygiene: W=1 and sparse (C=2) print no warnings, checkpatch --strict
-# finds nothing, and the Kbuild line is usable in-tree.
+# finds nothing, and the Kbuild line is usable in-tree; the same for the IB
+# CM test initiator (tools/ibcm-initiator/, built by "make tools").
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$top" || exit 1
 log=$(mktemp -d)
@@ -24,9 +25,19 @@ build_clean() {
 	make "$@" >"$log/build" 2>&1 || { cat "$log/build"; return 1; }
 	! grep -E 'warning:|error:' "$log/build"
 }
+# The same for the test initiator module, which "make tools" builds.
+tools_clean() {
+	touch tools/ibcm-initiator/srp_ibcm_ini.c
+	make "$@" tools >"$log/build" 2>&1 || { cat "$log/build"; return 1; }
+	! grep -E 'warning:|error:' "$log/build"
+}
 check "make W=1 builds ib_srpt.ko without warnings" build_clean W=1
 check "make C=2 (sparse) without warnings" build_clean C=2
 check "checkpatch.pl --strict clean" tools/checkpatch.sh
+check "make W=1 tools builds srp_ibcm_ini.ko without warnings" tools_clean W=1
+check "make C=2 tools (sparse) without warnings" tools_clean C=2
+check "checkpatch.pl --strict clean on the IB CM test initiator" \
+	tools/checkpatch.sh tools/ibcm-initiator/srp_ibcm_ini.c
 check "Kbuild line names CONFIG_INFINIBAND_SRPT" \
 	grep -q '^obj-$(CONFIG_INFINIBAND_SRPT)[[:space:]]*+= ib_srpt.o' Makefile
 check "Kconfig depends on INFINIBAND_ADDR_TRANS and TARGET_CORE" \
