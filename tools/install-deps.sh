@@ -14,7 +14,8 @@ PKGS="build-essential kmod bc flex bison libelf-dev libssl-dev dwarves
       rdma-core ibverbs-utils rdmacm-utils libibverbs-dev librdmacm-dev
       infiniband-diags srptools
       fio sg3-utils iproute2 util-linux
-      clang llvm libclang-rt-14-dev patch"
+      clang llvm libclang-rt-14-dev patch
+      debhelper dh-dkms dkms lintian"
 
 missing=""
 for p in $PKGS; do
