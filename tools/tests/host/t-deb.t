@@ -65,6 +65,10 @@ check "dkms.conf: PACKAGE_VERSION $ver, AUTOINSTALL, built for kernelver" \
 		grep -qx 'PACKAGE_VERSION=\"$ver\"' $src/dkms.conf &&
 		grep -qx 'AUTOINSTALL=\"yes\"' $src/dkms.conf &&
 		grep -q '^MAKE\[0\]=\"make -C \${kernel_source_dir} ' $src/dkms.conf"
+check "ib-srpt-dkms: man page ib_srpt(4), srpt.rst, the configfs ABI" \
+	sh -c "[ -f $tmp/dkms/usr/share/man/man4/ib_srpt.4.gz ] &&
+		[ -f $tmp/dkms/usr/share/doc/ib-srpt-dkms/srpt.rst.gz ] &&
+		[ -f $tmp/dkms/usr/share/doc/ib-srpt-dkms/configfs-target-srpt.gz ]"
 check "ib-srpt-tools: /usr/sbin/srp-probe runs, man page srp-probe(8)" \
 	sh -c "$tmp/tools/usr/sbin/srp-probe --help >/dev/null &&
 		[ -f $tmp/tools/usr/share/man/man8/srp-probe.8.gz ]"
