@@ -18,7 +18,15 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 # The IB CM test initiator (tools/ibcm-initiator/), an out-of-tree module.
 KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
-.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo tools debug-kernel check-debug fuzz
+.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo tools debug-kernel check-debug fuzz \
+	install-src dkms-install dkms-uninstall deb version
+
+# The version, written once: SRPT_DRV_VERSION in ib_srpt.h (MODULE_VERSION).
+# dkms.conf and the Debian packages take it from there; debian/changelog
+# must name it (debian/rules checks).
+VERSION := $(shell sed -n 's/^\#define SRPT_DRV_VERSION "\(.*\)"$$/\1/p' $(SRC)/ib_srpt.h)
+# What DKMS builds from (/usr/src/ib_srpt-VERSION).
+MODULE_SRC := Makefile Kconfig ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h
 
 all: modules
 
@@ -34,6 +42,31 @@ install: modules
 uninstall:
 	rm -f /lib/modules/$(KVER)/updates/ib_srpt.ko*
 	depmod -a $(KVER)
+
+# The module source for DKMS, into DESTDIR (dkms.conf with the version).
+install-src:
+	@test -n "$(DESTDIR)" || { echo "install-src: set DESTDIR" >&2; exit 1; }
+	install -d "$(DESTDIR)"
+	cd $(SRC) && install -m 0644 $(MODULE_SRC) "$(DESTDIR)/"
+
+# DKMS without the Debian package: /usr/src/ib_srpt-VERSION, then dkms
+# builds and installs it for KVER and rebuilds it for every new kernel.
+dkms-install:
+	$(MAKE) install-src DESTDIR=/usr/src/ib_srpt-$(VERSION)
+	sed 's/#MODULE_VERSION#/$(VERSION)/' $(SRC)/dkms.conf >/usr/src/ib_srpt-$(VERSION)/dkms.conf
+	dkms status -m ib_srpt -v $(VERSION) | grep -q . || dkms add -m ib_srpt -v $(VERSION)
+	dkms install -m ib_srpt -v $(VERSION) -k $(KVER)
+
+dkms-uninstall:
+	dkms remove -m ib_srpt -v $(VERSION) --all
+	rm -rf /usr/src/ib_srpt-$(VERSION)
+
+# Debian packages ib-srpt-dkms and ib-srpt-tools into build/deb/.
+deb: deps
+	tools/mkdeb.sh
+
+version:
+	@echo $(VERSION)
 
 # The userspace SRP initiator srp-probe and the hostile-input suite; the
 # kernel-side IB CM test initiator srp_ibcm_ini.ko (VM tests only).
@@ -51,6 +84,9 @@ help:
 	@echo "make              build ib_srpt.ko for KVER=$(KVER)"
 	@echo "make install      install into /lib/modules/KVER/updates and run depmod"
 	@echo "make uninstall    remove what 'make install' installed"
+	@echo "make deb          Debian packages ib-srpt-dkms, ib-srpt-tools in build/deb/"
+	@echo "make dkms-install DKMS without the package: /usr/src/ib_srpt-VERSION, dkms install"
+	@echo "make dkms-uninstall remove what 'make dkms-install' installed"
 	@echo "make check        install test dependencies, build, lint, unit and VM tests"
 	@echo "make check-host   only the host-side tests (lint, unit tests, splat check)"
 	@echo "make check-harness only the VM harness's own tests (boots VMs)"
@@ -81,7 +117,9 @@ check-host: modules
 check-harness:
 	tools/check.sh harness
 
+# t-dkms installs the packages (make check builds them in host test t-deb).
 check-vm: modules tools
+	tools/mkdeb.sh
 	tools/check.sh vm
 
 check-intree: tools

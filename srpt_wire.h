@@ -91,6 +91,7 @@ enum {
 
 /**
  * enum srpt_name_kind - which form a parsed name had
+ * @SRPT_NAME_NONE: no form (zero: a name not parsed yet).
  * @SRPT_NAME_GUID: four groups of one to four hex digits separated by
  *	colons, e.g. "5054:00ff:fe4a:0b7b": a 64-bit
  *	port GUID (the interface id half of a GID).

@@ -15,7 +15,8 @@ PKGS="build-essential kmod bc flex bison libelf-dev libssl-dev dwarves
       libibumad-dev
       infiniband-diags srptools
       fio sg3-utils iproute2 util-linux
-      clang llvm libclang-rt-14-dev patch"
+      clang llvm libclang-rt-14-dev patch
+      debhelper dh-dkms dkms lintian shellcheck python3-docutils"
 
 missing=""
 for p in $PKGS; do

@@ -53,11 +53,11 @@ esac
 patches=$(find "$here/patches" -name '*.patch' 2>/dev/null | sort)
 # shellcheck disable=SC2086
 psum=$(cat /dev/null $patches | sha256sum | cut -c1-12)
-complete() {
+cache_complete() {
 	[ -f "$dir/done" ] && [ "$(cat "$dir/patches.sum" 2>/dev/null)" = "$psum" ]
 }
 
-if complete; then
+if cache_complete; then
 	echo "debug-kernel: cached: $dir ($(cat "$dir/release"))"
 	exit 0
 fi
@@ -66,7 +66,7 @@ mkdir -p "$dir"
 # One build per cache directory at a time.
 exec 8>"$dir/.lock"
 flock 8
-complete && { echo "debug-kernel: cached: $dir"; exit 0; }
+cache_complete && { echo "debug-kernel: cached: $dir"; exit 0; }
 rm -f "$dir/done"
 
 src=$dir/build

@@ -14,9 +14,10 @@ ini=0000000000000000$(echo "$RXE_GID_HEX" | cut -c17-32)
 step "targetcli: RAM disk, target ib.$RXE_GID_HEX, LUN, ACL ib.$ini"
 tcli /backstores/ramdisk create name=demo size=256M >/dev/null &&
 	srpt_target_create >/dev/null &&
-	tcli /srpt/$SRPT_WWN/luns create /backstores/ramdisk/demo >/dev/null &&
-	tcli /srpt/$SRPT_WWN/acls create ib.$ini >/dev/null &&
-	echo "$SRPT_CM_PORT" >$CFS/srpt/discovery_auth/rdma_cm_port
+	tcli "/srpt/$SRPT_WWN/luns" create /backstores/ramdisk/demo >/dev/null &&
+	tcli "/srpt/$SRPT_WWN/acls" create "ib.$ini" >/dev/null &&
+	echo "$SRPT_CM_PORT" >"$CFS"/srpt/discovery_auth/rdma_cm_port
+# shellcheck disable=SC2181 # the status of the chain above
 if [ $? = 0 ]; then ok "target configured with targetcli"; else not_ok "target configured with targetcli"; exit 1; fi
 tcli ls /srpt 2>&1 | sed 's/^/  /'
 tcli ls /backstores 2>&1 | sed 's/^/  /'
@@ -37,6 +38,6 @@ if [ $rc = 0 ]; then ok "fio with verify passed"; else not_ok "fio with verify p
 step "logout and cleanup"
 srp_logout_all
 tcli clearconfig confirm=True >/dev/null
-echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port
-rmdir $CFS/srpt
+echo 0 >"$CFS"/srpt/discovery_auth/rdma_cm_port
+rmdir "$CFS"/srpt
 run_ok "clean unload" rmmod ib_srpt

@@ -46,6 +46,7 @@ up_to_date() {
 	[ -x "$out/bin/fuzz_$1" ] || return 1
 	for f in "tools/fuzz/fuzz_$1.c" tools/fuzz/fuzz.h \
 		 tools/include/srpt_kcompat.h srpt_wire.h srpt_iu.h srpt_mad.h; do
+		# shellcheck disable=SC3013 # dash and bash have -nt
 		[ "$f" -nt "$out/bin/fuzz_$1" ] && return 1
 	done
 	return 0
@@ -102,6 +103,7 @@ list)
 	echo "$ALL"
 	;;
 build|replay)
+	# shellcheck disable=SC2048 # harness names, one word each
 	for h in ${*:-$ALL}; do
 		build_one "$h" || { echo "fuzz_$h: build failed"; rc=1; continue; }
 		if [ "$cmd" = replay ]; then
@@ -117,6 +119,7 @@ build|replay)
 run)
 	secs=${1:-60}
 	[ $# -gt 0 ] && shift
+	# shellcheck disable=SC2048 # harness names, one word each
 	for h in ${*:-$ALL}; do
 		build_one "$h" || { echo "fuzz_$h: build failed"; rc=1; continue; }
 		run_one "$h" "$secs" || rc=1

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Sourced by guest test scripts: TAP helpers, loading the module under test,
 # soft-RoCE, a system bus and targetcli.  The plan line is printed by
 # tools/vm/vmtest, not here.
@@ -117,6 +118,7 @@ tcli() {
 	TARGETCLI_HOME=${TARGETCLI_HOME:-/tmp/targetcli}
 	export TARGETCLI_HOME
 	if [ ! -s "$TARGETCLI_HOME/prefs.bin" ]; then
+		# shellcheck disable=SC2015 # either failing is the error below
 		mkdir -p "$TARGETCLI_HOME" && python3 -c '
 import pickle, sys
 prefs = {"auto_save_on_exit": False, "auto_use_daemon": False, "color_mode": False,

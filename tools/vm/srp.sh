@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Sourced by guest tests after lib.sh: an SRP target on rxe0 with raw
 # configfs writes (quick under TCG, and the same ABI targetcli uses), and the
 # kernel initiator ib_srp logging in to it over RDMA/CM.
@@ -29,9 +30,9 @@ srp_export_setup() {
 	echo 1 >$CFS/core/rd_mcp_0/rd0/enable || return 1
 	SRPT_TPG=$CFS/srpt/0x$RXE_GID_HEX/tpgt_1
 	export SRPT_TPG
-	mkdir -p $SRPT_TPG/lun/lun_0 || return 1
-	ln -s $CFS/core/rd_mcp_0/rd0 $SRPT_TPG/lun/lun_0/rd0 || return 1
-	echo 1 >$SRPT_TPG/enable || return 1
+	mkdir -p "$SRPT_TPG"/lun/lun_0 || return 1
+	ln -s $CFS/core/rd_mcp_0/rd0 "$SRPT_TPG"/lun/lun_0/rd0 || return 1
+	echo 1 >"$SRPT_TPG"/enable || return 1
 	echo "$SRPT_CM_PORT" >$CFS/srpt/discovery_auth/rdma_cm_port
 }
 
@@ -41,15 +42,15 @@ srp_export_teardown() {
 	for _a in "$SRPT_TPG"/acls/*; do
 		[ -d "$_a" ] && srp_acl_remove "${_a##*/}"
 	done
-	echo 0 >$SRPT_TPG/enable
+	echo 0 >"$SRPT_TPG"/enable
 	for _l in "$SRPT_TPG"/lun/lun_*; do
 		[ -d "$_l" ] || continue
 		srp_unlink_in "$_l" && rmdir "$_l"
 	done
-	rmdir $SRPT_TPG $CFS/srpt/0x$RXE_GID_HEX
+	rmdir "$SRPT_TPG" $CFS/srpt/0x"$RXE_GID_HEX"
 	echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port
 	rmdir $CFS/srpt
-	for _h in $CFS/core/*_[0-9]*; do
+	for _h in "$CFS"/core/*_[0-9]*; do
 		[ -d "$_h" ] || continue
 		for _s in "$_h"/*; do
 			[ -f "$_s/control" ] && rmdir "$_s"
@@ -170,10 +171,10 @@ srp_disk() {
 	_sd_i=0
 	while [ $_sd_i -lt $((${1:-30} * 10)) ]; do
 		for h in /sys/class/scsi_host/host*; do
-			[ "$(cat $h/proc_name 2>/dev/null)" = ib_srp ] || continue
-			for b in /sys/class/scsi_host/$(basename $h)/device/target*/*/block/*; do
-				[ -e "$b" ] && [ -b /dev/$(basename $b) ] &&
-					{ echo /dev/$(basename $b); return 0; }
+			[ "$(cat "$h"/proc_name 2>/dev/null)" = ib_srp ] || continue
+			for b in /sys/class/scsi_host/"$(basename "$h")"/device/target*/*/block/*; do
+				[ -e "$b" ] && [ -b /dev/"$(basename "$b")" ] &&
+					{ echo /dev/"$(basename "$b")"; return 0; }
 			done
 		done
 		_sd_i=$((_sd_i + 1))
@@ -195,6 +196,7 @@ srp_logout_all() {
 		[ -e "$p/delete" ] && echo 1 >"$p/delete"
 	done
 	_sl_i=0
+	# shellcheck disable=SC2010 # any entry at all
 	while ls /sys/class/srp_remote_ports/ 2>/dev/null | grep -q . ||
 		[ "$(srp_ib_srp_hosts)" != 0 ]; do
 		_sl_i=$((_sl_i + 1))
@@ -223,10 +225,10 @@ srp_lun_disk() {
 	_ld_i=0
 	while [ $_ld_i -lt $((${2:-30} * 10)) ]; do
 		for h in /sys/class/scsi_host/host*; do
-			[ "$(cat $h/proc_name 2>/dev/null)" = ib_srp ] || continue
-			for b in $h/device/target*/*:"$1"/block/*; do
-				[ -e "$b" ] && [ -b /dev/${b##*/} ] &&
-					{ echo /dev/${b##*/}; return 0; }
+			[ "$(cat "$h"/proc_name 2>/dev/null)" = ib_srp ] || continue
+			for b in "$h"/device/target*/*:"$1"/block/*; do
+				[ -e "$b" ] && [ -b /dev/"${b##*/}" ] &&
+					{ echo /dev/"${b##*/}"; return 0; }
 			done
 		done
 		_ld_i=$((_ld_i + 1))

@@ -38,10 +38,12 @@ check "make W=1 tools builds srp_ibcm_ini.ko without warnings" tools_clean W=1
 check "make C=2 tools (sparse) without warnings" tools_clean C=2
 check "checkpatch.pl --strict clean on the IB CM test initiator" \
 	tools/checkpatch.sh tools/ibcm-initiator/srp_ibcm_ini.c
+# shellcheck disable=SC2016 # a literal $(CONFIG_...) in the pattern
 check "Kbuild line names CONFIG_INFINIBAND_SRPT" \
 	grep -q '^obj-$(CONFIG_INFINIBAND_SRPT)[[:space:]]*+= ib_srpt.o' Makefile
 check "Kconfig depends on INFINIBAND_ADDR_TRANS and TARGET_CORE" \
 	sh -c 'grep -q "depends on.*INFINIBAND_ADDR_TRANS" Kconfig && grep -q "depends on.*TARGET_CORE" Kconfig'
+# shellcheck disable=SC2016 # expanded by the inner sh
 check "modinfo lists the in-tree module parameters" \
 	sh -c 'p=$(/sbin/modinfo -F parm ib_srpt.ko); for x in srp_max_req_size srpt_srq_size srpt_service_guid; do echo "$p" | grep -q "^$x:" || exit 1; done'
 echo "1..$n"

@@ -14,7 +14,7 @@ at=$SRPT_TPG/attrib
 
 got=
 for a in srp_max_rdma_size srp_max_rsp_size srp_sq_size use_srq; do
-	got="$got $a=$(cat $at/$a)"
+	got="$got $a=$(cat "$at"/$a)"
 done
 is "$got" " srp_max_rdma_size=65536 srp_max_rsp_size=256 srp_sq_size=4096 use_srq=0" \
 	"defaults as in-tree"
@@ -25,13 +25,13 @@ for w in srp_max_rdma_size=65535 srp_max_rdma_size=16777217 srp_max_rdma_size=ab
 	srp_max_rsp_size=39 srp_max_rsp_size=1025 srp_max_rsp_size=0x \
 	srp_sq_size=3 srp_sq_size=65536 srp_sq_size=-1 use_srq=2 use_srq=yes; do
 	a=${w%%=*} v=${w#*=}
-	before=$(cat $at/$a)
+	before=$(cat "$at"/"$a")
 	if out=$(sh -c "/usr/bin/printf '%s' '$v' >$at/$a" 2>&1); then
 		bad="$bad $w(accepted)"
 	else
 		case $out in *"Invalid argument"*) ;; *) bad="$bad $w($out)" ;; esac
 	fi
-	[ "$(cat $at/$a)" = "$before" ] || bad="$bad $w(changed)"
+	[ "$(cat "$at"/"$a")" = "$before" ] || bad="$bad $w(changed)"
 done
 is "$bad" "" "out-of-range and malformed writes refused with EINVAL, values kept"
 
@@ -39,14 +39,14 @@ good=
 for w in srp_max_rdma_size=16777216 srp_max_rdma_size=65536 srp_max_rsp_size=40 \
 	srp_max_rsp_size=1024 srp_sq_size=4 srp_sq_size=65535; do
 	a=${w%%=*} v=${w#*=}
-	echo "$v" >$at/$a && [ "$(cat $at/$a)" = "$v" ] || good="$good $w"
+	echo "$v" >"$at"/"$a" && [ "$(cat "$at"/"$a")" = "$v" ] || good="$good $w"
 done
 is "$good" "" "bounds themselves accepted"
 
 # Small response IUs and a small send queue: commands wait for send queue
 # room, none is dropped.
-echo 64 >$at/srp_max_rsp_size
-echo 32 >$at/srp_sq_size
+echo 64 >"$at"/srp_max_rsp_size
+echo 32 >"$at"/srp_sq_size
 if srp_login && disk=$(srp_disk 30); then ok "login with srp_max_rsp_size 64, srp_sq_size 32 ($disk)"; else
 	not_ok "login with srp_max_rsp_size 64, srp_sq_size 32"; exit 1; fi
 if ours; then
@@ -59,8 +59,8 @@ fi
 run_ok "fio verify bs=1m direct, 16 in flight, through a 32-entry send queue" \
 	fio_direct "$disk" 1m 16m --iodepth=16
 run_ok "fio verify bs=4k direct" fio_direct "$disk" 4k 4m --iodepth=32
-echo 256 >$at/srp_max_rsp_size
-echo 4096 >$at/srp_sq_size
+echo 256 >"$at"/srp_max_rsp_size
+echo 4096 >"$at"/srp_sq_size
 nch=$(srpt_channels)
 
 # use_srq with the session live: its channels close, ib_srp logs back in
@@ -70,7 +70,7 @@ run_ok "ib_srp logged back in ($nch channels)" sh -c \
 	". $SRPT_REPO/tools/vm/srp.sh; sleep 1; srpt_channels_are $nch 60"
 run_ok "its disk is back" sh -c "i=0; until dd if=$disk of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; do i=\$((i+1)); [ \$i -le 60 ] || exit 1; sleep 1; done"
 if ours; then
-	n=$(kmsg_text | grep "ib_srpt: .*logged in from.*shared receive queue" | wc -l)
+	n=$(kmsg_text | grep -c "ib_srpt: .*logged in from.*shared receive queue")
 	if [ "$n" -ge "$nch" ]; then ok "the new channels use the shared receive queue"; else
 		not_ok "the new channels use the shared receive queue ($n)"; fi
 fi
@@ -87,7 +87,7 @@ else
 	# The in-tree driver destroys the SRQ under the live channels
 	# ("Destroy of kernel SRQ shouldn't fail" WARNING): log out first.
 	not_ok "use_srq=0 with a live session # TODO the in-tree driver destroys the SRQ its live channels use"
-	srp_logout_wait && echo 0 >$at/use_srq
+	srp_logout_wait && echo 0 >"$at"/use_srq
 	run_ok "logged in again" sh -c ". $SRPT_REPO/tools/vm/srp.sh; srp_login && srpt_channels_are $nch 60"
 	disk=$(srp_disk 30)
 fi

@@ -10,7 +10,6 @@ ours() { [ "${SRPT_UNDER_TEST:-ours}" != intree ]; }
 
 srp_test_begin
 if srp_login && disk=$(srp_disk 30); then ok "login ($disk)"; else not_ok "login"; exit 1; fi
-nch=$(srpt_channels)
 dd if=/dev/urandom of=/tmp/pat bs=1M count=2 2>/dev/null
 run_ok "2 MiB written" dd if=/tmp/pat of="$disk" bs=1M oflag=direct conv=notrunc
 # ipv4_gid: until rxe0 port 1 has the RoCE GID of 192.168.123.1 again (the
@@ -56,6 +55,7 @@ fi
 wait $bg
 run_ok "initiator port removed" srp_logout_all
 run_ok "veth0 up" ip link set veth0 up
+# shellcheck disable=SC2016 # expanded by the inner sh
 run_ok "rxe0 port 1 active again" sh -c 'i=0; until grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state; do i=$((i+1)); [ $i -le 100 ] || exit 1; sleep 0.1; done'
 run_ok "its IPv4 RoCE GID is back" ipv4_gid
 # rdma_rxe (Debian 6.1) stops receiving once a MAD was posted on its GSI QP
@@ -112,6 +112,7 @@ after_flap_login "after the link came back"
 run_ok "logout" srp_logout_wait
 mac=$(cat /sys/class/net/veth0/address)
 run_ok "veth0 gets a new MAC" ip link set veth0 address 02:00:00:00:00:42
+# shellcheck disable=SC2016 # expanded by the inner sh
 run_ok "GID 0 follows" sh -c 'i=0; until grep -q "0000:00ff:fe00:0042" /sys/class/infiniband/rxe0/ports/1/gids/0; do i=$((i+1)); [ $i -le 100 ] || exit 1; sleep 0.1; done'
 if ours; then
 	run_ok "the target port names change" wait_kmsg "ib_srpt: rxe0 port 1: target port names 0000:00ff:fe00:0042 and 0xfe800000000000000000" 10

@@ -54,12 +54,12 @@ bg_wait_ok() {
 # pattern OFFSET_MIB: write 1 MiB of fresh random data at OFFSET_MIB
 # (direct), kept in /tmp/pat.OFFSET_MIB for same_data.
 pattern() {
-	dd if=/dev/urandom of=/tmp/pat.$1 bs=1M count=1 2>/dev/null &&
-		dd if=/tmp/pat.$1 of="$disk" bs=1M seek="$1" oflag=direct conv=notrunc 2>/dev/null
+	dd if=/dev/urandom of=/tmp/pat."$1" bs=1M count=1 2>/dev/null &&
+		dd if=/tmp/pat."$1" of="$disk" bs=1M seek="$1" oflag=direct conv=notrunc 2>/dev/null
 }
 same_data() {
 	dd if="$disk" of=/tmp/back bs=1M skip="$1" count=1 iflag=direct 2>/dev/null &&
-		cmp -s /tmp/pat.$1 /tmp/back
+		cmp -s /tmp/pat."$1" /tmp/back
 }
 
 if login; then ok "login ($disk)"; else not_ok "login"; exit 1; fi
@@ -96,6 +96,7 @@ is "$bad" "" "50 logins and logouts, 1 MiB written and read back in each"
 login && pattern 40
 bg_io "$disk"
 sleep 2
+# shellcheck disable=SC2154 # ini: set by srp_test_begin
 run_ok "node ACL removed with the session live" srp_acl_remove "$ini"
 run_ok "the target closed the channel" srpt_channels_are 0 30
 bg_io_fails "the ACL removal"
@@ -114,6 +115,7 @@ bound_n=$(kmsg_count "$bound_msg")
 run_ok "rdma link delete $RXE_DEV under fio" rdma link delete "$RXE_DEV"
 run_ok "no channel left" srpt_channels_are 0 30
 bg_io_fails "the device went away"
+# shellcheck disable=SC2016 # expanded by the inner sh
 run_ok "ib_srp dropped the initiator port" sh -c \
 	'i=0; while ls /sys/class/srp_remote_ports/ | grep -q .; do i=$((i+1)); [ $i -le 300 ] || exit 1; sleep 0.1; done'
 if [ -d "$SRPT_TPG" ]; then ok "target port still configured"; else not_ok "target port still configured"; fi
@@ -149,7 +151,7 @@ fi
 run_ok "no channel left" srpt_channels_are 0 30
 bg_io_fails "clearconfig"
 run_ok "initiator port removed" srp_logout_all
-echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port 2>/dev/null
-[ -d $CFS/srpt ] && rmdir $CFS/srpt
+echo 0 >"$CFS"/srpt/discovery_auth/rdma_cm_port 2>/dev/null
+[ -d "$CFS"/srpt ] && rmdir "$CFS"/srpt
 run_ok "rmmod ib_srpt" rmmod ib_srpt
 if [ -e /sys/module/ib_srpt ]; then not_ok "module gone"; else ok "module gone"; fi

@@ -3,5 +3,6 @@
 # The hostile-input suite of t-hostile.t with use_srq=1: every channel of
 # the TPG receives through the device's shared receive queue, whose buffers
 # go back to the SRQ on every error path the suite reaches.
+# shellcheck disable=SC2034 # read by the sourced t-hostile.t
 SRPT_HOSTILE_SRQ=1
 . "$SRPT_REPO/tools/tests/vm/t-hostile.t"

@@ -14,22 +14,22 @@ if [ "${SRPT_UNDER_TEST:-ours}" = intree ] && [ -z "${SRPT_HOSTILE_INTREE:-}" ];
 	exit 0
 fi
 bin=$SRPT_REPO/build/srp-probe
-[ -x $bin/srp-hostile ] || { not_ok "srp-hostile built (make tools)"; exit 1; }
+[ -x "$bin"/srp-hostile ] || { not_ok "srp-hostile built (make tools)"; exit 1; }
 
 srp_test_begin
 hi=0x686f7374696c65000000000000000001
 hostile_setup() {
-	mkdir -p $CFS/core/rd_mcp_0/rd1 &&
-		echo rd_pages=4096 >$CFS/core/rd_mcp_0/rd1/control &&
-		echo 1 >$CFS/core/rd_mcp_0/rd1/enable &&
-		srp_lun_add 1 $CFS/core/rd_mcp_0/rd1 &&
-		mkdir -p $SRPT_TPG/acls/$hi/lun_0 &&
-		ln -s $SRPT_TPG/lun/lun_1 $SRPT_TPG/acls/$hi/lun_0/lun_1 &&
+	mkdir -p "$CFS"/core/rd_mcp_0/rd1 &&
+		echo rd_pages=4096 >"$CFS"/core/rd_mcp_0/rd1/control &&
+		echo 1 >"$CFS"/core/rd_mcp_0/rd1/enable &&
+		srp_lun_add 1 "$CFS"/core/rd_mcp_0/rd1 &&
+		mkdir -p "$SRPT_TPG"/acls/$hi/lun_0 &&
+		ln -s "$SRPT_TPG"/lun/lun_1 "$SRPT_TPG"/acls/$hi/lun_0/lun_1 &&
 		modprobe -a rdma_ucm ib_uverbs
 }
 run_ok "hostile initiator's ACL $hi with its own LUN" hostile_setup
 if [ -n "${SRPT_HOSTILE_SRQ:-}" ]; then
-	echo 1 >$SRPT_TPG/attrib/use_srq
+	echo 1 >"$SRPT_TPG"/attrib/use_srq
 	srq=--srq
 fi
 if srp_login && disk=$(srp_lun_disk 0 30); then ok "ib_srp logged in ($disk)"; else
@@ -52,7 +52,8 @@ rm -f /tmp/bg.stop /tmp/bg.fail /tmp/bg.runs
 bg=$!
 diag "srp-hostile started $(date)"
 
-$bin/srp-hostile --id-ext "$(srpt_guid16)" --initiator-id $hi --lun 0 \
+# shellcheck disable=SC2086 # $srq: no word when unset
+"$bin"/srp-hostile --id-ext "$(srpt_guid16)" --initiator-id $hi --lun 0 \
 	--max-req-size "$(cat /sys/module/ib_srpt/parameters/srp_max_req_size)" \
 	${srq:-} ${SRPT_HOSTILE_CASE:+--case "$SRPT_HOSTILE_CASE"} \
 	192.168.123.1 "$SRPT_CM_PORT" >/tmp/hostile.tap 2>/tmp/hostile.err
@@ -82,6 +83,6 @@ if srpt_channels_are "$base" 30; then ok "the hostile initiator's channels are a
 	rdma resource show cm_id | grep ib_srpt | sed 's/^/# /'
 	kmsg_text | grep ib_srpt | tail -n 30 | sed 's/^/# /'
 fi
-is "$(cat $SRPT_TPG/acls/$hi/info)" "No active SRP session" "its ACL shows no session"
+is "$(cat "$SRPT_TPG"/acls/$hi/info)" "No active SRP session" "its ACL shows no session"
 run_ok "fio verify after the suite" fio_direct "$disk" 64k 8m
 run_ok "logout" srp_logout_wait

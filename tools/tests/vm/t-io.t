@@ -41,6 +41,7 @@ login() {
 logout() { run_ok "logout; the target released its channels" srp_logout_wait; }
 # formats WANT... -- NOTWANT...: the descriptor formats seen since the
 # last call (ours only: the trace is our driver's).
+# shellcheck disable=SC2034 # read through eval in formats()
 fmt_base_direct=0 fmt_base_indirect=0 fmt_base_external=0 fmt_base_immediate=0
 fmt_count() {
 	case $1 in
@@ -54,6 +55,7 @@ formats() {
 	for f in "$@"; do
 		[ "$f" = -- ] && { _want=no; continue; }
 		eval "_base=\$fmt_base_$f"
+		# shellcheck disable=SC2154 # _base: set by the eval above
 		_n=$(($(fmt_count "$f") - _base))
 		if [ $_want = yes ] && [ $_n -eq 0 ]; then _bad="$_bad no $f;"; fi
 		if [ $_want = no ] && [ $_n -ne 0 ]; then _bad="$_bad $_n $f;"; fi
@@ -73,16 +75,18 @@ ours && srpt_fmt_trace on
 if login "ch_count=1,max_sect=16384,cmd_sg_entries=255,sg_tablesize=2048"; then
 	run_ok "block layer lets 8 MiB requests through" sh -c \
 		"for d in $d0 $d1 $d2; do echo 8192 >/sys/block/\${d#/dev/}/queue/max_sectors_kb || exit 1; done"
-	is "$(cat /sys/block/${d0#/dev/}/size) $(cat /sys/block/${d1#/dev/}/size) $(cat /sys/block/${d2#/dev/}/size)" \
+	is "$(cat /sys/block/"${d0#/dev/}"/size) $(cat /sys/block/"${d1#/dev/}"/size) $(cat /sys/block/"${d2#/dev/}"/size)" \
 		"131072 131072 2097152" "disk sizes: 64 MiB, 64 MiB, 1 GiB"
 	run_ok "target has one channel" srpt_channels_are 1 5
 	for a in "512 1m" "4k 4m" "64k 8m" "1m 16m" "8m 32m"; do
+		# shellcheck disable=SC2086 # two words: block size, size
 		set -- $a
 		run_ok "ramdisk: fio verify bs=$1 direct" fio_direct "$d0" "$1" "$2"
 	done
 	run_ok "ramdisk: fio verify bs=64k buffered" fio_buffered "$d0" 64k 8m
 	run_ok "ramdisk: fio verify bs=8m buffered" fio_buffered "$d0" 8m 32m
 	for d in "fileio $d1" "null_blk $d2"; do
+		# shellcheck disable=SC2086 # two words: name, disk
 		set -- $d
 		run_ok "$1: fio verify bs=4k direct" fio_direct "$2" 4k 4m
 		run_ok "$1: fio verify bs=1m direct" fio_direct "$2" 1m 16m

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# SRPT_TEST_TIMEOUT=900
+# vmtest: timeout=900
 # Channel and device lifetimes, each in a loop with the kernel's ib_srp
 # over soft-RoCE:
 #  1. the RDMA device deleted with live channels under fio, with and

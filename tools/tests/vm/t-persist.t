@@ -24,29 +24,31 @@ q() { tcli "$@" >/tmp/tcli.out 2>&1 || { cat /tmp/tcli.out; return 1; }; }
 setup() {
 	q /backstores/ramdisk create name=rd0 size=32M &&
 		q /srpt create "$w" &&
-		q /srpt/$w/luns create /backstores/ramdisk/rd0 &&
-		q /srpt/$w/acls create ib.${ini#0x} &&
-		q /srpt/$w set attribute srp_sq_size=1024 srp_max_rsp_size=128 use_srq=$srq &&
-		echo "$SRPT_CM_PORT" >$CFS/srpt/discovery_auth/rdma_cm_port
+		q /srpt/"$w"/luns create /backstores/ramdisk/rd0 &&
+		q /srpt/"$w"/acls create ib."${ini#0x}" &&
+		q /srpt/"$w" set attribute srp_sq_size=1024 srp_max_rsp_size=128 use_srq=$srq &&
+		echo "$SRPT_CM_PORT" >"$CFS"/srpt/discovery_auth/rdma_cm_port
 }
 run_ok "configured with targetcli: ramdisk LUN, ACL, srp_sq_size 1024, srp_max_rsp_size 128, use_srq $srq" setup
 state() {
-	echo "acls: $(ls $SRPT_TPG/acls)"
-	echo "luns: $(ls $SRPT_TPG/lun) -> $(ls $SRPT_TPG/lun/lun_0 | grep -v -e alua -e statistics)"
-	echo "mapped: $(ls -d $SRPT_TPG/acls/*/lun_* 2>/dev/null | sed 's,.*/,,')"
-	echo "enable: $(cat $SRPT_TPG/enable)"
-	for a in srp_max_rdma_size srp_max_rsp_size srp_sq_size use_srq; do echo "$a: $(cat $at/$a)"; done
+	echo "acls: $(ls "$SRPT_TPG"/acls)"
+	# shellcheck disable=SC2010 # configfs names are plain
+	echo "luns: $(ls "$SRPT_TPG"/lun) -> $(ls "$SRPT_TPG"/lun/lun_0 | grep -v -e alua -e statistics)"
+	# shellcheck disable=SC2012 # configfs names are plain
+	echo "mapped: $(ls -d "$SRPT_TPG"/acls/*/lun_* 2>/dev/null | sed 's,.*/,,')"
+	echo "enable: $(cat "$SRPT_TPG"/enable)"
+	for a in srp_max_rdma_size srp_max_rsp_size srp_sq_size use_srq; do echo "$a: $(cat "$at"/$a)"; done
 }
 state >/tmp/before
 sed 's/^/# /' /tmp/before
 run_ok "saveconfig" q saveconfig /tmp/saved.json
 run_ok "clearconfig" q clearconfig confirm=True
-if [ -e $SRPT_TPG ]; then not_ok "target gone after clearconfig"; else ok "target gone after clearconfig"; fi
+if [ -e "$SRPT_TPG" ]; then not_ok "target gone after clearconfig"; else ok "target gone after clearconfig"; fi
 run_ok "restoreconfig" q restoreconfig /tmp/saved.json
 state >/tmp/after
 if cmp -s /tmp/before /tmp/after; then ok "target, LUN, ACL, mapped LUN, TPG attributes restored"; else
 	not_ok "target, LUN, ACL, mapped LUN, TPG attributes restored"; diff /tmp/before /tmp/after | sed 's/^/# /'; fi
-port=$(cat $CFS/srpt/discovery_auth/rdma_cm_port)
+port=$(cat "$CFS"/srpt/discovery_auth/rdma_cm_port)
 if [ "$port" = "$SRPT_CM_PORT" ]; then ok "RDMA/CM port kept ($port)"; else
 	not_ok "RDMA/CM port kept"; diag "rdma_cm_port is '$port'"; fi
 # login_and_io WHAT: log in, check the login used the restored attributes,
@@ -69,8 +71,8 @@ login_and_io restoreconfig
 # unload: what a shutdown leaves (target service's clearconfig, rmmod).
 unload() {
 	q clearconfig confirm=True || return 1
-	echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port 2>/dev/null
-	if [ -d $CFS/srpt ]; then rmdir $CFS/srpt || return 1; fi
+	echo 0 >"$CFS"/srpt/discovery_auth/rdma_cm_port 2>/dev/null
+	if [ -d "$CFS"/srpt ]; then rmdir "$CFS"/srpt || return 1; fi
 	rmmod ib_srpt
 }
 run_ok "clearconfig and rmmod (a reboot)" unload
@@ -84,7 +86,7 @@ else
 	EOF
 	run_ok "restoreconfig loads the module" q restoreconfig /tmp/saved.json
 	p=$(cat /sys/module/ib_srpt/parameters/rdma_cm_port 2>&1)
-	c=$(cat $CFS/srpt/discovery_auth/rdma_cm_port 2>&1)
+	c=$(cat "$CFS"/srpt/discovery_auth/rdma_cm_port 2>&1)
 	if [ "$p" = "$SRPT_CM_PORT" ] && [ "$c" = "$SRPT_CM_PORT" ]; then
 		ok "rdma_cm_port=$SRPT_CM_PORT from /etc/modprobe.d listens"
 	else
@@ -95,7 +97,7 @@ else
 	if cmp -s /tmp/before /tmp/after2; then ok "configuration restored after the reboot"; else
 		not_ok "configuration restored after the reboot"; diff /tmp/before /tmp/after2 | sed 's/^/# /'; fi
 	login_and_io "the reboot"
-	echo 1234 >$CFS/srpt/discovery_auth/rdma_cm_port
+	echo 1234 >"$CFS"/srpt/discovery_auth/rdma_cm_port
 	p=$(cat /sys/module/ib_srpt/parameters/rdma_cm_port)
 	if [ "$p" = 1234 ]; then ok "the parameter shows the port written to configfs"; else
 		not_ok "the parameter shows the port written to configfs"; diag "'$p'"; fi

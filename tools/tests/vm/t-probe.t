@@ -8,7 +8,7 @@
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
 probe=$SRPT_REPO/build/srp-probe/srp-probe
-[ -x $probe ] || { not_ok "srp-probe built (make tools)"; exit 1; }
+[ -x "$probe" ] || { not_ok "srp-probe built (make tools)"; exit 1; }
 
 srp_test_begin
 modprobe -a rdma_ucm ib_uverbs

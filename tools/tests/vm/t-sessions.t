@@ -12,11 +12,12 @@ if [ "${SRPT_UNDER_TEST:-ours}" = intree ]; then
 fi
 
 srp_test_begin
+# shellcheck disable=SC2154 # ini: set by srp_test_begin
 info=$SRPT_TPG/acls/$ini/info
 # rtslib warns on stderr when configfs was set up without it: keep stdout.
 tcli_out() { tcli "$@" 2>/dev/null; }
 
-is "$(cat $info)" "No active SRP session" "info without a session"
+is "$(cat "$info")" "No active SRP session" "info without a session"
 run_is "targetcli sessions: none" 0 "(no open sessions)" tcli_out sessions
 
 if srp_login "ch_count=2" && disk=$(srp_disk 30) && srpt_channels_are 2 10; then
@@ -24,7 +25,7 @@ if srp_login "ch_count=2" && disk=$(srp_disk 30) && srpt_channels_are 2 10; then
 else
 	not_ok "login with two channels"; exit 1
 fi
-cat $info >/tmp/info
+cat "$info" >/tmp/info
 sed 's/^/# /' /tmp/info
 is "$(grep -c '^CID: [0-9]*  Connection State: TARG_CONN_STATE_LOGGED_IN$' /tmp/info)" 2 \
 	"info: two channels, logged in"
@@ -56,18 +57,18 @@ bg=$!
 busy=0
 i=0
 while [ $i -lt 50 ]; do
-	n=$(sed -n 's/.* \([0-9]*\) commands in progress.*/\1/p' $info | awk '{ s += $1 } END { print s + 0 }')
+	n=$(sed -n 's/.* \([0-9]*\) commands in progress.*/\1/p' "$info" | awk '{ s += $1 } END { print s + 0 }')
 	[ "$n" -gt 0 ] && { busy=$n; break; }
 	sleep 0.2
 	i=$((i + 1))
 done
 kill $bg 2>/dev/null
 wait $bg
-if [ $busy -gt 0 ]; then ok "info shows commands in progress under I/O ($busy)"; else
+if [ "$busy" -gt 0 ]; then ok "info shows commands in progress under I/O ($busy)"; else
 	not_ok "info shows commands in progress under I/O"; fi
 
 run_ok "logout" srp_logout_wait
-is "$(cat $info)" "No active SRP session" "info after logout"
+is "$(cat "$info")" "No active SRP session" "info after logout"
 run_is "targetcli sessions after logout" 0 "(no open sessions)" tcli_out sessions
 run_ok "target teardown" srp_export_teardown
 run_ok "rmmod" rmmod ib_srpt

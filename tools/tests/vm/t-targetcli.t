@@ -23,7 +23,7 @@ w=ib.$RXE_GID_HEX
 t=$c/0x$RXE_GID_HEX
 run_is "srpt_target_create: /srpt create $w" 0 "Info: Created target $w." srpt_target_create
 is "$SRPT_WWN" "$w" "srpt_target_create exports SRPT_WWN"
-is "$(cat $t/tpgt_1/enable 2>&1)" 1 "configfs: target port 0x$RXE_GID_HEX with tpgt_1 enabled"
+is "$(cat "$t"/tpgt_1/enable 2>&1)" 1 "configfs: target port 0x$RXE_GID_HEX with tpgt_1 enabled"
 
 run_is "second create of the same target refused" 1 "This Target already exists in configFS" \
 	tcli /srpt create "$w"
@@ -41,29 +41,29 @@ fi
 
 run_is "ramdisk backstore rd0" 0 "Info: Created ramdisk rd0 with size 16M." \
 	tcli /backstores/ramdisk create name=rd0 size=16M
-run_is "LUN 0 on rd0" 0 "Info: Created LUN 0." tcli /srpt/$w/luns create /backstores/ramdisk/rd0
-if [ -d $t/tpgt_1/lun/lun_0 ]; then ok "configfs: lun_0"; else not_ok "configfs: lun_0"; fi
+run_is "LUN 0 on rd0" 0 "Info: Created LUN 0." tcli /srpt/"$w"/luns create /backstores/ramdisk/rd0
+if [ -d "$t"/tpgt_1/lun/lun_0 ]; then ok "configfs: lun_0"; else not_ok "configfs: lun_0"; fi
 
 # Initiator port ids: id_ext and port GUID, as ib_srp builds them.
 a1=00000000000000425054001234567801
 a2=00000000000000425054001234567802
 a3=fe800000000000005054001234567803
 run_is "ACL ib.$a1" 0 "Info: Created Node ACL for ib.$a1
-Info: Created mapped LUN 0." tcli /srpt/$w/acls create ib.$a1
+Info: Created mapped LUN 0." tcli /srpt/"$w"/acls create ib.$a1
 run_is "ACL 0x$a2 (0x form, normalized to ib.)" 0 "Info: Created Node ACL for ib.$a2
-Info: Created mapped LUN 0." tcli /srpt/$w/acls create 0x$a2
+Info: Created mapped LUN 0." tcli /srpt/"$w"/acls create 0x$a2
 run_is "ACL fe80:0000:0000:0000:5054:0012:3456:7803 (colon form)" 0 "Info: Created Node ACL for ib.$a3
-Info: Created mapped LUN 0." tcli /srpt/$w/acls create fe80:0000:0000:0000:5054:0012:3456:7803
+Info: Created mapped LUN 0." tcli /srpt/"$w"/acls create fe80:0000:0000:0000:5054:0012:3456:7803
 missing=
 for a in $a1 $a2 $a3; do
-	[ -d $t/tpgt_1/acls/0x$a/lun_0 ] || missing="$missing 0x$a"
+	[ -d "$t"/tpgt_1/acls/0x"$a"/lun_0 ] || missing="$missing 0x$a"
 done
 is "$missing" "" "configfs: the three ACLs, each with mapped LUN 0"
-run_is "ACL nonsense refused" 1 "WWN not valid as: ib" tcli /srpt/$w/acls create nonsense
+run_is "ACL nonsense refused" 1 "WWN not valid as: ib" tcli /srpt/"$w"/acls create nonsense
 run_is "ACL in GUID form refused by targetcli" 1 "WWN not valid as: ib" \
-	tcli /srpt/$w/acls create 5054:0012:3456:7804
+	tcli /srpt/"$w"/acls create 5054:0012:3456:7804
 run_is "second ACL ib.$a1 refused" 1 "This NodeACL already exists in configFS" \
-	tcli /srpt/$w/acls create ib.$a1
+	tcli /srpt/"$w"/acls create ib.$a1
 
 # ls: tree lines without the dot leaders, as "name [summary]".
 tcli ls / >/tmp/ls.out 2>&1
@@ -89,20 +89,21 @@ if grep -q "^lun0 \[ramdisk/rd0 " /tmp/ls.lines; then ok "ls shows lun0 on ramdi
 run_is "rmmod refused while configured" 1 "rmmod: ERROR: Module ib_srpt is in use" rmmod ib_srpt
 if [ -e /sys/module/ib_srpt ]; then ok "module still loaded"; else not_ok "module still loaded"; fi
 
-run_is "delete LUN 0" 0 "Info: Deleted LUN 0." tcli /srpt/$w/luns delete lun0
-if [ -e $t/tpgt_1/lun/lun_0 ] || [ -e $t/tpgt_1/acls/0x$a1/lun_0 ]; then
+run_is "delete LUN 0" 0 "Info: Deleted LUN 0." tcli /srpt/"$w"/luns delete lun0
+if [ -e "$t"/tpgt_1/lun/lun_0 ] || [ -e "$t"/tpgt_1/acls/0x$a1/lun_0 ]; then
 	not_ok "configfs: lun_0 and its mapped LUNs gone"
 else
 	ok "configfs: lun_0 and its mapped LUNs gone"
 fi
-run_is "delete ACL ib.$a1" 0 "Info: Deleted Node ACL ib.$a1." tcli /srpt/$w/acls delete ib.$a1
-if [ -e $t/tpgt_1/acls/0x$a1 ]; then not_ok "configfs: ACL 0x$a1 gone"; else ok "configfs: ACL 0x$a1 gone"; fi
+run_is "delete ACL ib.$a1" 0 "Info: Deleted Node ACL ib.$a1." tcli /srpt/"$w"/acls delete ib.$a1
+if [ -e "$t"/tpgt_1/acls/0x$a1 ]; then not_ok "configfs: ACL 0x$a1 gone"; else ok "configfs: ACL 0x$a1 gone"; fi
 run_is "delete of a missing ACL refused" 1 "No such NodeACL in configfs: $t/tpgt_1/acls/0x$a1" \
-	tcli /srpt/$w/acls delete ib.$a1
+	tcli /srpt/"$w"/acls delete ib.$a1
 
 run_is "rmmod still refused with target and ACLs left" 1 "rmmod: ERROR: Module ib_srpt is in use" \
 	rmmod ib_srpt
 run_is "clearconfig confirm=True" 0 "Info: All configuration cleared" tcli clearconfig confirm=True
+# shellcheck disable=SC2010 # configfs names are plain
 left=$(ls $c 2>/dev/null | grep -v -x -e discovery_auth -e version -e lio_version)
 is "$left" "" "configfs: no target port left under $c"
 left=$(ls -d /sys/kernel/config/target/core/rd_mcp_*/rd0 2>/dev/null)

@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The Debian packages in the guest: apt-get installs ib-srpt-dkms and
+# ib-srpt-tools from build/deb/ (make deb; make check builds them in the
+# host test t-deb) offline, DKMS builds the module for the guest's kernel
+# into updates/dkms, modprobe loads that module, ib_srp logs in over
+# soft-RoCE and fio verifies data, srp-probe from the tools package checks
+# the target; purging the packages brings the in-tree module back.
+# The DKMS build runs in the guest, so the first half takes minutes under
+# TCG.  Ours only: it tests our package.
+# vmtest: timeout=900
+. "$SRPT_REPO/tools/vm/lib.sh"
+. "$SRPT_REPO/tools/vm/srp.sh"
+if [ "${SRPT_UNDER_TEST:-ours}" = intree ]; then
+	ok "# SKIP the package test installs ours"
+	exit 0
+fi
+kver=$(uname -r)
+ver=$(sed -n 's/^#define SRPT_DRV_VERSION "\(.*\)"$/\1/p' "$SRPT_REPO/ib_srpt.h")
+debs=$SRPT_REPO/build/deb
+dkms_deb=$debs/ib-srpt-dkms_${ver}_all.deb
+tools_deb=$debs/ib-srpt-tools_${ver}_$(dpkg --print-architecture).deb
+intree=/lib/modules/$kver/kernel/drivers/infiniband/ulp/srpt/ib_srpt.ko
+dkms_ko=/lib/modules/$kver/updates/dkms/ib_srpt.ko
+export DEBIAN_FRONTEND=noninteractive
+t0=$(date +%s)
+# What udev and systemd would provide and the bare guest lacks: /dev/fd
+# (dkms uses bash process substitution), /dev/pts (apt's terminal log),
+# configfs for LIO (lib.sh's srpt_load does the same).
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+mkdir -p /dev/pts
+grep -q " /dev/pts devpts" /proc/mounts || mount -t devpts devpts /dev/pts
+modprobe -a configfs target_core_mod ib_core ib_cm rdma_cm
+grep -q " /sys/kernel/config configfs" /proc/mounts ||
+	mount -t configfs configfs /sys/kernel/config
+
+if [ -f "$dkms_deb" ] && [ -f "$tools_deb" ]; then
+	ok "packages $ver built"
+else
+	not_ok "packages $ver built (make deb)"
+	exit 1
+fi
+# same_source: the package holds this checkout's ib_srpt.c (not a stale
+# build/deb/).
+same_source() {
+	dpkg-deb --fsys-tarfile "$dkms_deb" |
+		tar -xOf - "./usr/src/ib_srpt-$ver/ib_srpt.c" | cmp - "$SRPT_REPO/ib_srpt.c"
+}
+run_ok "ib-srpt-dkms holds this checkout's ib_srpt.c" same_source
+is "$(modinfo -n ib_srpt 2>&1)" "$intree" "before: modinfo -n ib_srpt is the in-tree module"
+
+# The overlay is thrown away: no man-db index rebuild (minutes under TCG).
+rm -f /var/lib/man-db/auto-update
+# apt without the host's package lists: everything the packages depend on
+# is installed, and parsing the lists costs minutes under TCG.
+mkdir -p /tmp/apt-lists/partial
+apt_local() { apt-get -q -o Dir::State::Lists=/tmp/apt-lists "$@"; }
+if apt_local install -y --no-install-recommends "$dkms_deb" "$tools_deb" \
+	>/tmp/apt.out 2>&1; then
+	ok "apt-get install ./ib-srpt-dkms ./ib-srpt-tools (offline; DKMS builds)"
+else
+	not_ok "apt-get install ./ib-srpt-dkms ./ib-srpt-tools (offline; DKMS builds)"
+	tail -n 20 /tmp/apt.out | sed 's/^/# /'
+	tail -n 30 "/var/lib/dkms/ib_srpt/$ver/build/make.log" 2>&1 | sed 's/^/# make.log: /'
+fi
+diag "install and DKMS build took $(($(date +%s) - t0)) s"
+st=$(dkms status -m ib_srpt -v "$ver" -k "$kver" 2>&1)
+case $st in
+"ib_srpt/$ver, $kver, "*": installed"*) ok "dkms status: $st" ;;
+*) not_ok "dkms status: ib_srpt/$ver installed for $kver"; diag "$st" ;;
+esac
+is "$(modinfo -n ib_srpt 2>&1)" "$dkms_ko" "modinfo -n ib_srpt is the DKMS module (updates/dkms)"
+is "$(modinfo -F version ib_srpt 2>&1)" "$ver" "its version is $ver"
+
+run_ok "modprobe ib_srpt" modprobe ib_srpt
+is "$(cat /sys/module/ib_srpt/srcversion 2>&1)" "$(modinfo -F srcversion "$dkms_ko" 2>&1)" \
+	"the loaded module is the DKMS one (srcversion)"
+is "$(cat /sys/module/ib_srpt/version 2>&1)" "$ver" "/sys/module/ib_srpt/version is $ver"
+
+rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
+srp_initiator_load
+ini=$(srp_ini_id)
+if srp_export_setup && srp_acl "$ini"; then
+	ok "ramdisk exported, ACL $ini"
+else
+	not_ok "ramdisk exported, ACL $ini"
+	exit 1
+fi
+run_ok "ib_srp login over RDMA/CM" srp_login
+if disk=$(srp_disk 30); then
+	ok "SRP disk $disk"
+	run_ok "fio randwrite 64k, crc32c verify, 16 MiB" fio_direct "$disk" 64k 16m
+else
+	not_ok "SRP disk appeared"
+fi
+modprobe -a rdma_ucm ib_uverbs
+is "$(readlink -f "$(command -v srp-probe)")" /usr/sbin/srp-probe "srp-probe installed by ib-srpt-tools"
+run_ok "srp-probe checks the target" \
+	srp-probe -q -e "$(srpt_guid16)" 192.168.123.1 "$SRPT_CM_PORT"
+run_ok "man page srp-probe(8) installed" ls -l /usr/share/man/man8/srp-probe.8.gz
+run_ok "logout, channels released" srp_logout_wait
+srp_export_teardown
+run_ok "rmmod ib_srpt" rmmod ib_srpt
+
+run_ok "apt-get purge ib-srpt-dkms ib-srpt-tools" \
+	apt_local purge -y ib-srpt-dkms ib-srpt-tools
+is "$(dkms status -m ib_srpt 2>&1)" "" "dkms status: ib_srpt gone"
+run_fails "updates/dkms/ib_srpt.ko removed" test -e "$dkms_ko"
+run_fails "/usr/src/ib_srpt-$ver removed" test -e "/usr/src/ib_srpt-$ver"
+is "$(modinfo -n ib_srpt 2>&1)" "$intree" "after: modinfo -n ib_srpt is the in-tree module again"
+run_ok "modprobe ib_srpt (in-tree)" modprobe ib_srpt
+# The in-tree module has no MODULE_VERSION and does not taint (O).
+intree_loaded() {
+	_t=$(cat /sys/module/ib_srpt/taint) || return 1
+	echo "taint '$_t'"
+	[ ! -e /sys/module/ib_srpt/version ] && case $_t in *O*) false ;; esac
+}
+run_ok "the loaded module is the in-tree one (no version, no O taint)" intree_loaded
+run_ok "rmmod ib_srpt" rmmod ib_srpt
+diag "test took $(($(date +%s) - t0)) s"
