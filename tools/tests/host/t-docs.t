@@ -64,7 +64,7 @@ sys.stdout.write(err.getvalue())
 sys.exit(1 if err.getvalue() else 0)
 PY
 }
-for f in Documentation/*.rst; do
+for f in README Documentation/*.rst; do
 	[ -f "$f" ] && check "$f parses as reStructuredText without messages" rst_clean "$f"
 done
 
