@@ -4,7 +4,7 @@
 # check-debug.sh: "make check-debug".  Builds the debug kernel if it is not
 # cached (build.sh), builds ib_srpt.ko against it in build/debug/ (a copy of
 # the sources, so the checkout's ib_srpt.ko stays the distro kernel's), then
-# runs the data-path and hostile-input VM tests on that kernel with that
+# runs the data-path, lifetime and hostile-input VM tests on that kernel with that
 # module.  KASAN, UBSAN, lockdep, debugobjects and atomic-sleep reports fail
 # a test through the harness's splat check (check-dmesg.sh); kmemleak is
 # scanned at the end of each test (guest-init.sh) and a report fails it.
@@ -30,7 +30,7 @@ ko=$out/ib_srpt.ko
 [ "$(/sbin/modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$rel" ] ||
 	{ echo "check-debug: $ko is not built for $rel" >&2; exit 1; }
 
-tests="t-load.t t-login.t t-io.t t-faults.t t-attrs.t"
+tests="t-load.t t-login.t t-io.t t-faults.t t-attrs.t t-lifetimes.t"
 if [ -f tools/tests/vm/t-hostile.t ]; then
 	tests="$tests t-hostile.t"
 	# Its userspace initiator (build/srp-probe/), kernel-independent.
