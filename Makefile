@@ -19,7 +19,7 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
 .PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo tools debug-kernel check-debug fuzz \
-	install-src dkms-install dkms-uninstall deb version
+	install-src dkms-install dkms-uninstall deb version bench
 
 # The version, written once: SRPT_DRV_VERSION in ib_srpt.h (MODULE_VERSION).
 # dkms.conf and the Debian packages take it from there; debian/changelog
@@ -98,6 +98,8 @@ help:
 	@echo "                  tools/ibcm-initiator/srp_ibcm_ini.ko (IB CM test initiator)"
 	@echo "make demo         boot the VM, export a RAM disk, log in with ib_srp, run fio"
 	@echo "make fuzz         run each libFuzzer harness of the wire code FUZZ_SECONDS (60) s"
+	@echo "make bench        in-tree ib_srpt against ours in one VM boot (about an hour;"
+	@echo "                  BENCH_QUICK=1 for a short run): build/bench/report.md, plots"
 
 deps:
 	sh tools/install-deps.sh
@@ -131,6 +133,12 @@ check-intree: tools
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	tools/fuzz/fuzz.sh run $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+
+# Not part of "make check": throughput, CPU per I/O and login times of the
+# in-tree driver and ours, side by side in one boot (tools/bench/bench.sh).
+bench: deps
+	$(MAKE) modules tools
+	tools/bench/bench.sh
 
 # Not part of "make check": a kernel build (20 min), then slow VM tests.
 debug-kernel: deps

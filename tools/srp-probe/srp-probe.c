@@ -35,6 +35,7 @@ struct probe {
 	int tmf;
 	unsigned long long task_tag;
 	int timeout_ms;
+	int hold_s;		/* --hold: -1, or seconds to stay logged in */
 };
 
 static void usage(FILE *f)
@@ -66,6 +67,9 @@ static void usage(FILE *f)
 "  -k, --tmf FUNC            send a task management request to the LUN: abort-task,\n"
 "                            abort-task-set, clear-task-set, lun-reset, clear-aca\n"
 "      --task-tag N          the tag ABORT TASK names (default 0)\n"
+"      --hold SEC            after the login, no SCSI: stay logged in SEC seconds\n"
+"                            (or until the target ends the channel, exit 7),\n"
+"                            then log out; with a small buffer (many at once)\n"
 "  -t, --timeout SEC         per step (default 10)\n"
 "  -q, --quiet               only errors\n"
 "  -v, --verbose             trace every IU\n"
@@ -290,6 +294,17 @@ static int probe(struct probe *p)
 	}
 	if (out.rsp_flags & SRPI_RSP_IMMED_SUPP)
 		srpi_set_imm_offset(p->c, p->l.imm_offset);
+	if (p->hold_s >= 0) {
+		/* Logged in: stay so, without SCSI, until told or cut. */
+		fflush(stdout);
+		if (srpi_wait_gone(p->c, p->hold_s * 1000) == 0) {
+			fprintf(stderr, "srp-probe: hold: the target ended the channel: %s\n",
+				srpi_gone_why(p->c));
+			srpi_close(p->c);
+			return EX_LOST;
+		}
+		goto out;
+	}
 
 	d = srpi_data(p->c);
 	rl[8] = 0x10;	/* allocation length 4096 (bytes 6..9, big endian) */
@@ -366,6 +381,7 @@ int main(int argc, char **argv)
 		{ "desc", 1, NULL, 'd' }, { "tmf", 1, NULL, 'k' },
 		{ "task-tag", 1, NULL, 'K' }, { "timeout", 1, NULL, 't' },
 		{ "quiet", 0, NULL, 'q' }, { "verbose", 0, NULL, 'v' },
+		{ "hold", 1, NULL, 'H' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct probe p = {
@@ -375,7 +391,7 @@ int main(int argc, char **argv)
 		       .buf_fmt = SRPI_FMT_DIRECT | SRPI_FMT_INDIRECT,
 		       .flags = SRPI_MULTICHAN_MULTI },
 		.lun = -1, .wv_fmt = SRPI_DESC_DIRECT, .tmf = -1,
-		.timeout_ms = 10000,
+		.timeout_ms = 10000, .hold_s = -1,
 	};
 	uint8_t ioc[8], ext[8] = { 0 };
 	int opt, have_ioc = 0, have_ext = 0;
@@ -497,6 +513,18 @@ int main(int argc, char **argv)
 				return EX_USAGE;
 			}
 			break;
+		case 'H': {
+			long v = strtol(optarg, &end, 0);
+
+			if (*end || v < 0 || v > 86400) {
+				fprintf(stderr, "srp-probe: --hold must be 0..86400 seconds\n");
+				return EX_USAGE;
+			}
+			p.hold_s = (int)v;
+			/* No SCSI data moves: a small buffer, so many fit. */
+			p.o.data_size = 64 << 10;
+			break;
+		}
 		case 't':
 			p.timeout_ms = (int)strtol(optarg, &end, 0) * 1000;
 			if (*end || p.timeout_ms <= 0 || p.timeout_ms > 3600000) {

@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: the in-tree ib_srpt (A) and ours (B) measured side by side in
+# one VM boot (soft-RoCE loopback, the kernel's ib_srp, fio), in ABBA
+# order, then tools/bench/report.py writes build/bench/report.md and PNG
+# plots.  Not a test: nothing here passes or fails on a number.
+#
+# Every knob has a default; set it in the environment to change it:
+#   BENCH_RUNTIME    seconds per fio run (5; 1 s of ramp comes on top)
+#   BENCH_ROUNDS     AB pairs per point (2: A B, then B A)
+#   BENCH_BACKENDS   rd_mcp kinds ("nullio ramdisk")
+#   BENCH_CH         ib_srp ch_count values ("1 2")
+#   BENCH_IMM        ib_srp use_imm_data values ("1 0")
+#   BENCH_WORKLOADS  rw:bs:qd items (4k random at QD 1, 32, 128; 128k and 1M
+#                    sequential)
+#   BENCH_PROFILE    workloads profiled with perf ("randread:4k:32
+#                    randwrite:4k:32")
+#   BENCH_LOGINS     channel counts of the control-path test ("64 256")
+#   BENCH_QUICK=1    a short run: nullio, ch_count 1, immediate data on,
+#                    4k workloads only, 64 logins
+# A full run takes about an hour on 2 cores under TCG.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+out=$top/build/bench
+mkdir -p "$out"
+
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	: "${BENCH_BACKENDS:=nullio}" "${BENCH_CH:=1}" "${BENCH_IMM:=1}"
+	: "${BENCH_WORKLOADS:=randread:4k:1 randread:4k:32 randwrite:4k:32}"
+	: "${BENCH_LOGINS:=64}" "${BENCH_RUNTIME:=4}"
+fi
+cat >"$out/params" <<EOF
+BENCH_RUNTIME=${BENCH_RUNTIME:-5}
+BENCH_ROUNDS=${BENCH_ROUNDS:-2}
+BENCH_BACKENDS="${BENCH_BACKENDS:-nullio ramdisk}"
+BENCH_CH="${BENCH_CH:-1 2}"
+BENCH_IMM="${BENCH_IMM:-1 0}"
+BENCH_WORKLOADS="${BENCH_WORKLOADS:-randread:4k:1 randread:4k:32 randread:4k:128 randwrite:4k:1 randwrite:4k:32 randwrite:4k:128 read:128k:8 write:128k:8 read:1m:4 write:1m:4}"
+BENCH_PROFILE="${BENCH_PROFILE:-randread:4k:32 randwrite:4k:32}"
+BENCH_LOGINS="${BENCH_LOGINS:-64 256}"
+EOF
+echo "bench: parameters ($out/params):"
+sed 's/^/  /' "$out/params"
+
+vm=$out/vm
+SRPT_VM_RESULTS=$vm tools/vm/vmtest tools/bench/guest.sh >"$out/vmtest.log" 2>&1 &
+vpid=$!
+# Progress: the guest's "# HH:MM:SS step" lines as they come.
+seen=0
+while kill -0 "$vpid" 2>/dev/null; do
+	sleep 5
+	[ -f "$vm/tap" ] || continue
+	n=$(wc -l <"$vm/tap")
+	if [ "$n" -gt "$seen" ]; then
+		sed -n "$((seen + 1)),${n}p" "$vm/tap" | sed 's/^# /bench: /'
+		seen=$n
+	fi
+done
+wait "$vpid"
+rc=$?
+grep -E '^(not ok|ok)' "$out/vmtest.log" | sed 's/^/bench: /'
+if [ $rc != 0 ] || grep -q '^not ok' "$out/vmtest.log"; then
+	echo "bench: the guest run had failures (log: $out/vmtest.log)" >&2
+fi
+[ -f "$vm/bench/runs.tsv" ] || { echo "bench: no results" >&2; exit 1; }
+# Debian's python3, which has python3-matplotlib (make deps), whatever
+# python3 comes first in PATH.
+/usr/bin/python3 tools/bench/report.py "$vm/bench" "$out" || exit 1
+echo "bench: report in $out/report.md, plots in $out/*.png"

@@ -1,0 +1,221 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# vmtest: timeout=10800
+# The guest half of "make bench" (tools/bench/bench.sh boots it through
+# tools/vm/vmtest): the distro's in-tree ib_srpt (A) and ours (B) serve the
+# same target in one boot, in ABBA order, and the kernel's ib_srp drives fio
+# against each.  Everything measured goes to /results/bench/ for
+# tools/bench/report.py; a progress line per step goes to the TAP output,
+# which bench.sh shows while the guest runs.
+#
+# Parameters come from build/bench/params (written by bench.sh):
+#   BENCH_RUNTIME    seconds of each fio run (after 1 s of ramp)
+#   BENCH_ROUNDS     AB pairs per point; odd pairs run A first, even B first
+#   BENCH_BACKENDS   "nullio ramdisk"
+#   BENCH_CH         ib_srp ch_count values, "1 2"
+#   BENCH_IMM        ib_srp use_imm_data values, "1 0"
+#   BENCH_WORKLOADS  rw:bs:qd items, e.g. "randread:4k:32"
+#   BENCH_PROFILE    workloads profiled with perf (CPU per I/O by module)
+#   BENCH_LOGINS     channel counts of the control-path test, "64 256"
+. "$SRPT_REPO/tools/vm/lib.sh"
+. "$SRPT_REPO/tools/vm/srp.sh"
+. "$SRPT_REPO/build/bench/params"
+
+out=/results/bench
+mkdir -p "$out/fio" "$out/perf"
+runs=$out/runs.tsv
+probe=$SRPT_REPO/build/srp-probe/srp-probe
+progress() { echo "# $(date +%H:%M:%S) $*"; }
+
+rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
+modprobe -a configfs target_core_mod ib_core ib_cm rdma_cm
+srp_initiator_load
+ini=$(srp_ini_id)
+[ -d /sys/kernel/debug/tracing ] || mount -t debugfs debugfs /sys/kernel/debug
+echo 0 >/proc/sys/kernel/kptr_restrict
+echo -1 >/proc/sys/kernel/perf_event_paranoid
+echo "driver	backend	ch	imm	workload	round	pos	file	busy_ticks	ctxt	softirq	ksoftirqd	hz" >"$runs"
+hz=$(getconf CLK_TCK)
+
+# driver_load A|B: the in-tree module or ours.
+driver_load() {
+	if [ "$1" = A ]; then SRPT_UNDER_TEST=intree; else SRPT_UNDER_TEST=ours; fi
+	export SRPT_UNDER_TEST
+	srpt_load
+}
+
+# target_up BACKEND [SQ]: LUN 0 of TPG 1 on a 1 GiB rd_mcp (nullio: no
+# data kept; ramdisk: pages really written and read), the ACL of ib_srp's
+# initiator port, srp_sq_size SQ if given.
+target_up() {
+	mkdir -p $CFS/core/rd_mcp_0/rd0 || return 1
+	if [ "$1" = nullio ]; then
+		echo "rd_pages=262144,rd_nullio=1" >$CFS/core/rd_mcp_0/rd0/control
+	else
+		echo "rd_pages=65536" >$CFS/core/rd_mcp_0/rd0/control
+	fi
+	echo 1 >$CFS/core/rd_mcp_0/rd0/enable || return 1
+	SRPT_TPG=$CFS/srpt/0x$RXE_GID_HEX/tpgt_1
+	mkdir -p $SRPT_TPG/lun/lun_0 &&
+		ln -s $CFS/core/rd_mcp_0/rd0 $SRPT_TPG/lun/lun_0/rd0 || return 1
+	[ -z "${2:-}" ] || echo "$2" >$SRPT_TPG/attrib/srp_sq_size
+	echo 1 >$SRPT_TPG/enable &&
+		echo "$SRPT_CM_PORT" >$CFS/srpt/discovery_auth/rdma_cm_port &&
+		srp_acl "$ini"
+}
+target_down() {
+	srp_export_teardown >/dev/null 2>&1
+	srpt_unload
+}
+
+# cpu_busy: busy clock ticks of all CPUs (everything but idle and iowait).
+cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+ctxt() { awk '/^ctxt/ { print $2 }' /proc/stat; }
+softirqs() { awk 'NR > 1 { for (i = 2; i <= NF; i++) s += $i } END { print s }' /proc/softirqs; }
+# ksoftirqd_switches: context switches of the ksoftirqd threads (each one
+# a wake-up of softirq work that could not run inline).
+ksoftirqd_switches() {
+	for p in $(pgrep ksoftirqd); do
+		awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { s += $2 } END { print s }' /proc/$p/status
+	done | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# run_fio NAME DISK RW BS QD CH: one measured fio run into $out/fio/NAME.json;
+# prints the counters' deltas, tab separated.
+run_fio() {
+	_jobs=1
+	[ "$5" -ge "$6" ] && _jobs=$6
+	_qd=$(($5 / _jobs))
+	_b0=$(cpu_busy) _c0=$(ctxt) _s0=$(softirqs) _k0=$(ksoftirqd_switches)
+	fio --name=b --filename="$2" --rw="$3" --bs="$4" --iodepth="$_qd" \
+		--numjobs="$_jobs" --group_reporting --direct=1 --ioengine=libaio \
+		--size=1g --time_based --ramp_time=1 --runtime="$BENCH_RUNTIME" \
+		--output-format=json --output="$out/fio/$1.json" >/dev/null 2>&1
+	_b1=$(cpu_busy) _c1=$(ctxt) _s1=$(softirqs) _k1=$(ksoftirqd_switches)
+	printf '%s\t%s\t%s\t%s' $((_b1 - _b0)) $((_c1 - _c0)) $((_s1 - _s0)) $((_k1 - _k0))
+}
+
+# session DRIVER BACKEND CH IMM ROUND POS: load, export, log in, every
+# workload once, log out, unload.
+session() {
+	driver_load "$1" || { not_ok "driver $1 loads"; return 1; }
+	target_up "$2" || { not_ok "target up ($1 $2)"; target_down; return 1; }
+	echo "$4" >/sys/module/ib_srp/parameters/use_imm_data
+	if ! srp_login "ch_count=$3,queue_size=128" || ! disk=$(srp_disk 30); then
+		not_ok "login ($1 $2 ch=$3 imm=$4)"
+		srp_logout_all
+		target_down
+		return 1
+	fi
+	for w in $BENCH_WORKLOADS; do
+		rw=${w%%:*} rest=${w#*:}
+		bs=${rest%%:*} qd=${rest#*:}
+		name="$1-$2-ch$3-imm$4-$rw-$bs-qd$qd-r$5"
+		c=$(run_fio "$name" "$disk" "$rw" "$bs" "$qd" "$3")
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" \
+			"$rw:$bs:$qd" "$5" "$6" "$name" "$c" "$hz" >>"$runs"
+	done
+	srp_logout_wait
+	target_down
+}
+
+# 1. Throughput: every point of the matrix, ABBA.
+total=0
+for be in $BENCH_BACKENDS; do for ch in $BENCH_CH; do for imm in $BENCH_IMM; do
+	total=$((total + 1))
+done; done; done
+n=0
+for be in $BENCH_BACKENDS; do
+	for ch in $BENCH_CH; do
+		for imm in $BENCH_IMM; do
+			n=$((n + 1))
+			r=1
+			while [ $r -le "$BENCH_ROUNDS" ]; do
+				if [ $((r % 2)) = 1 ]; then order="A B"; else order="B A"; fi
+				pos=1
+				for d in $order; do
+					progress "matrix $n/$total: $be ch_count=$ch use_imm_data=$imm, round $r, driver $d"
+					session "$d" "$be" "$ch" "$imm" "$r" "$pos"
+					pos=$((pos + 1))
+				done
+				r=$((r + 1))
+			done
+		done
+	done
+done
+ok "throughput matrix measured ($total configurations x $BENCH_ROUNDS rounds)"
+
+# 2. CPU per I/O by module: perf samples (cpu-clock) of the whole guest
+# while fio runs, one run per driver and profiled workload.
+for d in A B B A; do
+	driver_load "$d" && target_up nullio || { not_ok "profile setup ($d)"; target_down; continue; }
+	echo 1 >/sys/module/ib_srp/parameters/use_imm_data
+	srp_login "ch_count=1,queue_size=128" && disk=$(srp_disk 30) || { not_ok "profile login ($d)"; target_down; continue; }
+	for w in $BENCH_PROFILE; do
+		rw=${w%%:*} rest=${w#*:}
+		bs=${rest%%:*} qd=${rest#*:}
+		name="prof-$d-$rw-$bs-$qd-$(date +%s)"
+		progress "profile: driver $d, $rw $bs QD$qd"
+		perf record -a -e cpu-clock -F 499 -o "/tmp/$name.data" -- \
+			fio --name=p --filename="$disk" --rw="$rw" --bs="$bs" --iodepth="$qd" \
+			--direct=1 --ioengine=libaio --size=1g --time_based --ramp_time=1 \
+			--runtime="$BENCH_RUNTIME" --output-format=json \
+			--output="$out/perf/$name.json" >/dev/null 2>&1
+		# Samples per (module, symbol): perf names every kernel sample's
+		# dso [kernel.kallsyms]; /proc/kallsyms says which module a symbol
+		# is in (the loaded ib_srpt's, in-tree or ours).
+		awk 'NF == 4 { m = $4; gsub(/[][]/, "", m); print $3, m }' /proc/kallsyms >/tmp/ksyms
+		perf script -i "/tmp/$name.data" -F ip,sym,dso 2>/dev/null |
+			awk 'NR == FNR { mod[$1] = $2; next }
+			{ dso = $NF; sym = $2
+			  if (dso == "([kernel.kallsyms])") dso = (sym in mod) ? mod[sym] : "kernel"
+			  n[dso "\t" sym]++ }
+			END { for (k in n) print n[k] "\t" k }' /tmp/ksyms - >"$out/perf/$name.syms"
+		rm -f "/tmp/$name.data"
+	done
+	srp_logout_wait
+	target_down
+done
+ok "CPU profiles recorded"
+
+# 3. Control path: N logins at once (srp-probe processes, one channel
+# each), then all torn down by targetcli clearconfig.
+for d in A B B A; do
+	for nl in $BENCH_LOGINS; do
+		progress "control path: driver $d, $nl logins at once"
+		driver_load "$d" && target_up nullio 256 || { not_ok "login test setup ($d)"; target_down; continue; }
+		rm -rf /tmp/lg && mkdir -p /tmp/lg
+		t0=$(date +%s.%N)
+		i=0
+		while [ $i -lt "$nl" ]; do
+			"$probe" -e "$(srpt_guid16)" --hold 3600 -t 120 192.168.123.1 "$SRPT_CM_PORT" \
+				>/tmp/lg/$i.out 2>&1 &
+			i=$((i + 1))
+		done
+		# Until every one logged in or gave up (exited).
+		j=0
+		while :; do
+			in=$(grep -l "^login: accepted" /tmp/lg/*.out 2>/dev/null | wc -l)
+			running=$(pgrep -c -f "srp-probe.*--hold") || running=0
+			[ "$in" -ge "$nl" ] && break
+			[ "$running" -le "$in" ] && break
+			j=$((j + 1))
+			[ $j -le 3000 ] || break
+			sleep 0.1
+		done
+		t1=$(date +%s.%N)
+		ch=$(srpt_channels)
+		tcli clearconfig confirm=True >/dev/null 2>&1
+		srpt_channels_are 0 300
+		wait
+		t2=$(date +%s.%N)
+		awk -v d="$d" -v n="$nl" -v li="$in" -v ch="$ch" -v t0="$t0" -v t1="$t1" -v t2="$t2" \
+			'BEGIN { printf "%s\t%s\t%s\t%s\t%.3f\t%.3f\n", d, n, li, ch, t1 - t0, t2 - t1 }' >>"$out/logins.tsv"
+		echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port 2>/dev/null
+		rmdir $CFS/srpt 2>/dev/null
+		srpt_unload
+	done
+done
+ok "control path measured"
+cp /proc/cpuinfo "$out/cpuinfo"
+uname -a >"$out/uname"

@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""report.py RESULTS OUT: the tables and plots of "make bench".
+
+RESULTS is what tools/bench/guest.sh wrote (runs.tsv, fio/*.json,
+perf/*.syms and *.json, logins.tsv); OUT gets report.md and the PNG plots.
+A is the distro's in-tree ib_srpt, B ours.  Each point is the median of its
+rounds; the ratio is B over A.  The A/A line compares the in-tree driver
+with itself across the rounds (first against last), the noise a ratio must
+beat to mean anything.
+"""
+import csv
+import json
+import os
+import statistics
+import sys
+
+RESULTS, OUT = sys.argv[1], sys.argv[2]
+# build/bench/params, as bench.sh wrote it for this run.
+PARAMS = {}
+with open(os.path.join(OUT, "params")) as _f:
+    for _line in _f:
+        _k, _, _v = _line.strip().partition("=")
+        PARAMS[_k] = _v.strip('"')
+# Seconds of each fio run the CPU counters cover: the run and its ramp.
+RUN_SECS = float(PARAMS.get("BENCH_RUNTIME", 5)) + 1.0
+PERF_HZ = 499.0
+# Modules whose CPU time counts as the target's (rdma_rw_* of ib_core too).
+TARGET_MODS = ("ib_srpt", "target_core_mod", "target_core_rd")
+IDLE_SYMS = ("default_idle", "native_safe_halt", "cpu_idle_poll",
+             "acpi_idle_do_entry", "mwait_idle", "intel_idle", "cpuidle_enter_state",
+             "default_idle_call", "do_idle", "arch_cpu_idle")
+
+
+def fio_result(path):
+    """IOPS, MB/s and I/Os per second of run time of one fio JSON file."""
+    with open(path) as f:
+        j = json.load(f)
+    job = j["jobs"][0]
+    iops = job["read"]["iops"] + job["write"]["iops"]
+    mbs = (job["read"]["bw_bytes"] + job["write"]["bw_bytes"]) / 1e6
+    return iops, mbs
+
+
+def med(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def fmt(x, nd=0):
+    if x != x:  # NaN
+        return "-"
+    return f"{x:,.{nd}f}"
+
+
+runs = []
+with open(os.path.join(RESULTS, "runs.tsv")) as f:
+    for row in csv.DictReader(f, delimiter="\t"):
+        p = os.path.join(RESULTS, "fio", row["file"] + ".json")
+        try:
+            iops, mbs = fio_result(p)
+        except (OSError, ValueError, KeyError, IndexError):
+            continue
+        hz = float(row["hz"])
+        ios = max(iops * RUN_SECS, 1.0)
+        runs.append({
+            "driver": row["driver"], "backend": row["backend"],
+            "ch": row["ch"], "imm": row["imm"], "workload": row["workload"],
+            "round": int(row["round"]), "iops": iops, "mbs": mbs,
+            "cpu_us": float(row["busy_ticks"]) / hz / ios * 1e6,
+            "ctxt": float(row["ctxt"]) / ios,
+            "softirq": float(row["softirq"]) / ios,
+            "ksoftirqd": float(row["ksoftirqd"]) / ios,
+        })
+
+points = {}
+for r in runs:
+    key = (r["backend"], r["ch"], r["imm"], r["workload"])
+    points.setdefault(key, {}).setdefault(r["driver"], []).append(r)
+
+
+def wl_label(w):
+    """ "randread:4k:32" as "randread 4k QD32". """
+    rw, bs, qd = w.split(":")
+    return f"{rw} {bs} QD{qd}"
+
+
+def wl_sort(w):
+    rw, bs, qd = w.split(":")
+    size = int(bs[:-1]) * (1024 if bs.endswith("m") else 1)
+    return (size, rw, int(qd))
+
+
+lines = ["# ib_srpt benchmark: in-tree (A) and ours (B), one boot", ""]
+try:
+    lines.append("Machine: " + open(os.path.join(RESULTS, "uname")).read().strip())
+    ncpu = sum(1 for line in open(os.path.join(RESULTS, "cpuinfo"))
+               if line.startswith("processor"))
+    lines.append(f"Guest CPUs: {ncpu}; soft-RoCE (rdma_rxe) loopback; ib_srp; fio libaio direct.")
+except OSError:
+    pass
+lines += ["", "Medians of the rounds; ratio = B / A. CPU/IO: busy CPU time of the whole "
+          "guest (initiator, target and rxe) per I/O. cs/IO: context switches per I/O; "
+          "sirq/IO: softirqs raised per I/O; ksirqd/IO: ksoftirqd context switches per I/O.", ""]
+
+# A/A and B/B: first round against last, per point.
+def self_noise(d):
+    devs = []
+    for key, drv in points.items():
+        rs = sorted(drv.get(d, []), key=lambda r: r["round"])
+        if len(rs) >= 2 and rs[0]["iops"] > 0:
+            devs.append(rs[-1]["iops"] / rs[0]["iops"])
+    return devs
+
+
+for d, name in (("A", "A/A (in-tree against itself)"), ("B", "B/B (ours against itself)")):
+    devs = self_noise(d)
+    if devs:
+        spread = [abs(x - 1) for x in devs]
+        lines.append(f"Calibration {name}: last round over first, {len(devs)} points: "
+                     f"median {med(devs):.2f}, largest deviation {max(spread) * 100:.0f}%.")
+lines.append("")
+
+configs = sorted({k[:3] for k in points})
+all_ratios = []
+for cfg in configs:
+    be, ch, imm = cfg
+    lines.append(f"## {be}, ch_count={ch}, use_imm_data={imm}")
+    lines.append("")
+    lines.append("| workload | A IOPS | B IOPS | B/A | A MB/s | B MB/s | A CPU/IO µs | B CPU/IO µs | "
+                 "A cs/IO | B cs/IO | A sirq/IO | B sirq/IO | A ksirqd/IO | B ksirqd/IO |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for w in sorted({k[3] for k in points if k[:3] == cfg}, key=wl_sort):
+        drv = points[cfg + (w,)]
+        a, b = drv.get("A", []), drv.get("B", [])
+
+        def m(rs, f):
+            return med([r[f] for r in rs])
+        ra = m(b, "iops") / m(a, "iops") if a and b and m(a, "iops") else float("nan")
+        all_ratios.append((cfg, w, ra))
+        lines.append(f"| {wl_label(w)} "
+                     f"| {fmt(m(a, 'iops'))} | {fmt(m(b, 'iops'))} | {fmt(ra, 2)} "
+                     f"| {fmt(m(a, 'mbs'), 1)} | {fmt(m(b, 'mbs'), 1)} "
+                     f"| {fmt(m(a, 'cpu_us'), 0)} | {fmt(m(b, 'cpu_us'), 0)} "
+                     f"| {fmt(m(a, 'ctxt'), 2)} | {fmt(m(b, 'ctxt'), 2)} "
+                     f"| {fmt(m(a, 'softirq'), 2)} | {fmt(m(b, 'softirq'), 2)} "
+                     f"| {fmt(m(a, 'ksoftirqd'), 3)} | {fmt(m(b, 'ksoftirqd'), 3)} |")
+    lines.append("")
+
+# CPU per I/O by module, from perf.
+prof = {}
+pdir = os.path.join(RESULTS, "perf")
+for fn in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
+    if not fn.endswith(".syms"):
+        continue
+    base = fn[:-5]
+    _, d, rw, bs, qd, _ = base.split("-", 5)
+    try:
+        iops, _ = fio_result(os.path.join(pdir, base + ".json"))
+    except (OSError, ValueError, KeyError, IndexError):
+        continue
+    tgt = busy = 0
+    for line in open(os.path.join(pdir, fn)):
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) != 3:
+            continue
+        n, dso, sym = int(parts[0]), parts[1], parts[2]
+        if sym.startswith(IDLE_SYMS):
+            continue
+        busy += n
+        if dso in TARGET_MODS or (dso == "ib_core" and sym.startswith("rdma_rw")):
+            tgt += n
+    prof.setdefault((rw, bs, qd), {}).setdefault(d, []).append((tgt, busy, iops))
+
+lines.append("## Target CPU per I/O (perf, cpu-clock at 499 Hz)")
+lines.append("")
+lines.append("Samples in ib_srpt, target_core_mod, target_core_rd and rdma_rw_* of ib_core, "
+             "over I/Os done while sampled (medians of the runs).")
+lines.append("")
+lines.append("| workload | A target µs/IO | B target µs/IO | B/A | A target share | B target share |")
+lines.append("|---|---:|---:|---:|---:|---:|")
+cpu_ratio = {}
+for (rw, bs, qd), drv in sorted(prof.items()):
+    def per_io(x):
+        tgt, _, iops = x
+        return tgt / PERF_HZ / max(iops * RUN_SECS, 1.0) * 1e6
+
+    def share(x):
+        return x[0] / x[1] if x[1] else float("nan")
+    a = med([per_io(x) for x in drv.get("A", [])])
+    b = med([per_io(x) for x in drv.get("B", [])])
+    r = b / a if a == a and a else float("nan")
+    cpu_ratio[(rw, bs, qd)] = r
+    lines.append(f"| {rw} {bs} QD{qd} | {fmt(a, 1)} | {fmt(b, 1)} | {fmt(r, 2)} | "
+                 f"{fmt(med([share(x) for x in drv.get('A', [])]) * 100, 0)}% | "
+                 f"{fmt(med([share(x) for x in drv.get('B', [])]) * 100, 0)}% |")
+lines.append("")
+
+# Control path.
+logins = {}
+lp = os.path.join(RESULTS, "logins.tsv")
+if os.path.exists(lp):
+    for row in csv.reader(open(lp), delimiter="\t"):
+        d, n, ok, ch, tl, tt = row
+        logins.setdefault(int(n), {}).setdefault(d, []).append(
+            (int(ok), int(ch), float(tl), float(tt)))
+lines.append("## Control path: N logins at once (srp-probe), then targetcli clearconfig")
+lines.append("")
+lines.append("| channels | A logged in | B logged in | A login s | B login s | A/B | "
+             "A teardown s | B teardown s | A/B |")
+lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+login_speedup = {}
+for n, drv in sorted(logins.items()):
+    a, b = drv.get("A", []), drv.get("B", [])
+    al, bl = med([x[2] for x in a]), med([x[2] for x in b])
+    at, bt = med([x[3] for x in a]), med([x[3] for x in b])
+    login_speedup[n] = al / bl if bl else float("nan")
+    lines.append(f"| {n} | {min(x[0] for x in a) if a else '-'} | {min(x[0] for x in b) if b else '-'} "
+                 f"| {fmt(al, 1)} | {fmt(bl, 1)} | {fmt(login_speedup[n], 2)} "
+                 f"| {fmt(at, 1)} | {fmt(bt, 1)} | {fmt(at / bt if bt else float('nan'), 2)} |")
+lines.append("")
+
+# Targets of issue 15.
+lines.append("## Targets")
+lines.append("")
+qd32 = [r for (c, w, r) in all_ratios if w in ("randread:4k:32", "randwrite:4k:32")]
+lowest = min((r for (_, _, r) in all_ratios if r == r), default=float("nan"))
+lines.append(f"- 4k random read and write at QD32, B/A, every configuration: "
+             f"{', '.join(fmt(r, 2) for r in qd32)} (target: at least 1.20)")
+lines.append(f"- lowest B/A of the matrix: {fmt(lowest, 2)} (target: at least 1.00)")
+lines.append(f"- target CPU per 4k I/O, B/A: "
+             f"{', '.join(f'{k[0]} {fmt(v, 2)}' for k, v in sorted(cpu_ratio.items()))} "
+             f"(target: at most 0.80)")
+lines.append(f"- logins at once, A time over B time: "
+             f"{', '.join(f'{n}: {fmt(v, 2)}' for n, v in sorted(login_speedup.items()))} "
+             f"(target for 64: at least 2)")
+lines.append("")
+
+with open(os.path.join(OUT, "report.md"), "w") as f:
+    f.write("\n".join(lines))
+print("\n".join(lines))
+
+# Plots.
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    print("report: python3-matplotlib missing, no plots", file=sys.stderr)
+    sys.exit(0)
+
+cfg0 = configs[0] if configs else None
+if cfg0:
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, rw in zip(axes, ("randread", "randwrite")):
+        for d, label in (("A", "in-tree"), ("B", "ours")):
+            xs, ys = [], []
+            for k, drv in sorted(points.items(), key=lambda kv: wl_sort(kv[0][3])):
+                if k[:3] != cfg0 or not k[3].startswith(rw + ":4k:"):
+                    continue
+                xs.append(int(k[3].split(":")[2]))
+                ys.append(med([r["iops"] for r in drv.get(d, [])]))
+            ax.plot(xs, ys, marker="o", label=label)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("queue depth")
+        ax.set_ylabel("IOPS")
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"4k {rw} ({cfg0[0]}, ch_count={cfg0[1]})")
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(OUT, "iops-vs-qd.png"), dpi=100)
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, rw in zip(axes, ("read", "write")):
+        for d, label in (("A", "in-tree"), ("B", "ours")):
+            xs, ys = [], []
+            for k, drv in sorted(points.items(), key=lambda kv: wl_sort(kv[0][3])):
+                w = k[3].split(":")
+                if k[:3] != cfg0 or w[0] not in (rw, "rand" + rw) or (w[1] == "4k" and w[2] != "32"):
+                    continue
+                xs.append(w[1])
+                ys.append(med([r["mbs"] for r in drv.get(d, [])]))
+            ax.plot(xs, ys, marker="o", label=label)
+        ax.set_xlabel("block size")
+        ax.set_ylabel("MB/s")
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"{rw} bandwidth ({cfg0[0]}, ch_count={cfg0[1]})")
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(OUT, "bw-vs-bs.png"), dpi=100)
+
+    fig, ax = plt.subplots(figsize=(10, 4))
+    ws = sorted({k[3] for k in points if k[:3] == cfg0}, key=wl_sort)
+    xs = range(len(ws))
+    for off, (d, label) in zip((-0.2, 0.2), (("A", "in-tree"), ("B", "ours"))):
+        ax.bar([x + off for x in xs],
+               [med([r["cpu_us"] for r in points[cfg0 + (w,)].get(d, [])]) for w in ws],
+               width=0.4, label=label)
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([wl_label(w) for w in ws], rotation=30, ha="right")
+    ax.set_ylabel("guest CPU µs per I/O")
+    ax.set_title(f"CPU per I/O ({cfg0[0]}, ch_count={cfg0[1]})")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(OUT, "cpu-per-io.png"), dpi=100)
