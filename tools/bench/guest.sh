@@ -48,19 +48,19 @@ driver_load() {
 # data kept; ramdisk: pages really written and read), the ACL of ib_srp's
 # initiator port, srp_sq_size SQ if given.
 target_up() {
-	mkdir -p $CFS/core/rd_mcp_0/rd0 || return 1
+	mkdir -p "$CFS/core/rd_mcp_0/rd0" || return 1
 	if [ "$1" = nullio ]; then
-		echo "rd_pages=262144,rd_nullio=1" >$CFS/core/rd_mcp_0/rd0/control
+		echo "rd_pages=262144,rd_nullio=1" >"$CFS/core/rd_mcp_0/rd0/control"
 	else
-		echo "rd_pages=65536" >$CFS/core/rd_mcp_0/rd0/control
+		echo "rd_pages=65536" >"$CFS/core/rd_mcp_0/rd0/control"
 	fi
-	echo 1 >$CFS/core/rd_mcp_0/rd0/enable || return 1
+	echo 1 >"$CFS/core/rd_mcp_0/rd0/enable" || return 1
 	SRPT_TPG=$CFS/srpt/0x$RXE_GID_HEX/tpgt_1
-	mkdir -p $SRPT_TPG/lun/lun_0 &&
-		ln -s $CFS/core/rd_mcp_0/rd0 $SRPT_TPG/lun/lun_0/rd0 || return 1
-	[ -z "${2:-}" ] || echo "$2" >$SRPT_TPG/attrib/srp_sq_size
-	echo 1 >$SRPT_TPG/enable &&
-		echo "$SRPT_CM_PORT" >$CFS/srpt/discovery_auth/rdma_cm_port &&
+	mkdir -p "$SRPT_TPG/lun/lun_0" &&
+		ln -s "$CFS/core/rd_mcp_0/rd0" "$SRPT_TPG/lun/lun_0/rd0" || return 1
+	[ -z "${2:-}" ] || echo "$2" >"$SRPT_TPG/attrib/srp_sq_size"
+	echo 1 >"$SRPT_TPG/enable" &&
+		echo "$SRPT_CM_PORT" >"$CFS/srpt/discovery_auth/rdma_cm_port" &&
 		srp_acl "$ini"
 }
 target_down() {
@@ -76,7 +76,7 @@ softirqs() { awk 'NR > 1 { for (i = 2; i <= NF; i++) s += $i } END { print s }' 
 # a wake-up of softirq work that could not run inline).
 ksoftirqd_switches() {
 	for p in $(pgrep ksoftirqd); do
-		awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { s += $2 } END { print s }' /proc/$p/status
+		awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { s += $2 } END { print s }' "/proc/$p/status"
 	done | awk '{ s += $1 } END { print s + 0 }'
 }
 
@@ -148,9 +148,17 @@ ok "throughput matrix measured ($total configurations x $BENCH_ROUNDS rounds)"
 # 2. CPU per I/O by module: perf samples (cpu-clock) of the whole guest
 # while fio runs, one run per driver and profiled workload.
 for d in A B B A; do
-	driver_load "$d" && target_up nullio || { not_ok "profile setup ($d)"; target_down; continue; }
+	if ! driver_load "$d" || ! target_up nullio; then
+		not_ok "profile setup ($d)"
+		target_down
+		continue
+	fi
 	echo 1 >/sys/module/ib_srp/parameters/use_imm_data
-	srp_login "ch_count=1,queue_size=128" && disk=$(srp_disk 30) || { not_ok "profile login ($d)"; target_down; continue; }
+	if ! srp_login "ch_count=1,queue_size=128" || ! disk=$(srp_disk 30); then
+		not_ok "profile login ($d)"
+		target_down
+		continue
+	fi
 	for w in $BENCH_PROFILE; do
 		rw=${w%%:*} rest=${w#*:}
 		bs=${rest%%:*} qd=${rest#*:}
@@ -183,7 +191,11 @@ ok "CPU profiles recorded"
 for d in A B B A; do
 	for nl in $BENCH_LOGINS; do
 		progress "control path: driver $d, $nl logins at once"
-		driver_load "$d" && target_up nullio 256 || { not_ok "login test setup ($d)"; target_down; continue; }
+		if ! driver_load "$d" || ! target_up nullio 256; then
+			not_ok "login test setup ($d)"
+			target_down
+			continue
+		fi
 		rm -rf /tmp/lg && mkdir -p /tmp/lg
 		t0=$(date +%s.%N)
 		i=0
@@ -211,8 +223,8 @@ for d in A B B A; do
 		t2=$(date +%s.%N)
 		awk -v d="$d" -v n="$nl" -v li="$in" -v ch="$ch" -v t0="$t0" -v t1="$t1" -v t2="$t2" \
 			'BEGIN { printf "%s\t%s\t%s\t%s\t%.3f\t%.3f\n", d, n, li, ch, t1 - t0, t2 - t1 }' >>"$out/logins.tsv"
-		echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port 2>/dev/null
-		rmdir $CFS/srpt 2>/dev/null
+		echo 0 >"$CFS/srpt/discovery_auth/rdma_cm_port" 2>/dev/null
+		rmdir "$CFS/srpt" 2>/dev/null
 		srpt_unload
 	done
 done
