@@ -41,9 +41,9 @@ setup() {
 	grep -q " /sys/kernel/debug debugfs" /proc/mounts ||
 		mount -t debugfs debugfs /sys/kernel/debug || return 1
 	srp_initiator_load ch_count=1 || return 1
-	mkdir -p $CFS/core/rd_mcp_0/rd0 &&
-		echo rd_pages=2048 >$CFS/core/rd_mcp_0/rd0/control &&
-		echo 1 >$CFS/core/rd_mcp_0/rd0/enable
+	mkdir -p "$CFS"/core/rd_mcp_0/rd0 &&
+		echo rd_pages=2048 >"$CFS"/core/rd_mcp_0/rd0/control &&
+		echo 1 >"$CFS"/core/rd_mcp_0/rd0/enable
 }
 
 if setup; then
@@ -63,26 +63,29 @@ fi
 expand6() {
 	python3 -c 'import ipaddress, sys; print(ipaddress.ip_address(sys.argv[1]).exploded)' "$1"
 }
-export DIFF_GUID=$RXE_GUID
-export DIFF_GUIDUP=$(echo "$RXE_GUID" | tr a-f A-F)
-export DIFF_GUIDSHORT=$(echo "$RXE_GUID" | sed 's/\(^\|:\)0*\([0-9a-f]\)/\1\2/g')
-export DIFF_GUIDHEX=$(echo "$RXE_GUID" | tr -d :)
-export DIFF_GID=$RXE_GID_HEX
-export DIFF_GIDUP=$(echo "$RXE_GID_HEX" | tr a-f A-F)
-export DIFF_INI=0000000000000000$DIFF_GUIDHEX
-export DIFF_INIUP=$(echo "$DIFF_INI" | tr a-f A-F)
-export DIFF_A4=192.168.123.1 DIFF_A4I=192.168.123.3
-export DIFF_A6=fec0::1 DIFF_A6I=fec0::3
-export DIFF_A6FULL=$(expand6 fec0::1) DIFF_A6IFULL=$(expand6 fec0::3)
-export DIFF_LL=$(ip -6 addr show dev veth0 scope link | sed -n 's/.*inet6 \([^/]*\).*/\1/p')
-export DIFF_LLFULL=$(expand6 "$DIFF_LL")
-export DIFF_RD=$CFS/core/rd_mcp_0/rd0
-export DIFF_NETDEV=veth0
+DIFF_GUID=$RXE_GUID
+DIFF_GUIDUP=$(echo "$RXE_GUID" | tr a-f A-F)
+DIFF_GUIDSHORT=$(echo "$RXE_GUID" | sed 's/\(^\|:\)0*\([0-9a-f]\)/\1\2/g')
+DIFF_GUIDHEX=$(echo "$RXE_GUID" | tr -d :)
+DIFF_GID=$RXE_GID_HEX
+DIFF_GIDUP=$(echo "$RXE_GID_HEX" | tr a-f A-F)
+DIFF_INI=0000000000000000$DIFF_GUIDHEX
+DIFF_INIUP=$(echo "$DIFF_INI" | tr a-f A-F)
+DIFF_A4=192.168.123.1 DIFF_A4I=192.168.123.3
+DIFF_A6=fec0::1 DIFF_A6I=fec0::3
+DIFF_A6FULL=$(expand6 fec0::1) DIFF_A6IFULL=$(expand6 fec0::3)
+DIFF_LL=$(ip -6 addr show dev veth0 scope link | sed -n 's/.*inet6 \([^/]*\).*/\1/p')
+DIFF_LLFULL=$(expand6 "$DIFF_LL")
+DIFF_RD=$CFS/core/rd_mcp_0/rd0
+DIFF_NETDEV=veth0
+export DIFF_GUID DIFF_GUIDUP DIFF_GUIDSHORT DIFF_GUIDHEX DIFF_GID DIFF_GIDUP \
+	DIFF_INI DIFF_INIUP DIFF_A4 DIFF_A4I DIFF_A6 DIFF_A6I DIFF_A6FULL \
+	DIFF_A6IFULL DIFF_LL DIFF_LLFULL DIFF_RD DIFF_NETDEV
 env | grep '^DIFF_' | sort | sed 's/^/# /'
 
 python3 "$SRPT_REPO/tools/tests/vm/differential.py" \
 	"$SRPT_REPO/tools/tests/vm/differential.corpus" \
-	"$SRPT_REPO/Documentation/srpt.rst" "$ours_ko" "$intree_ko" $((tap_n + 1))
+	"$SRPT_REPO/Documentation/srpt.rst" "$ours_ko" "$intree_ko" $((${tap_n:?} + 1))
 status=$?
-rmdir $CFS/core/rd_mcp_0/rd0 $CFS/core/rd_mcp_0
+rmdir "$CFS"/core/rd_mcp_0/rd0 "$CFS"/core/rd_mcp_0
 exit $status

@@ -55,25 +55,25 @@ dm_check() {
 	fi
 	g=$(srpt_guid16)
 	max_req=$(cat /sys/module/ib_srpt/parameters/srp_max_req_size)
-	if [ $(($(cat $cap) & IS_DM)) -ne 0 ]; then
+	if [ $(($(cat "$cap") & IS_DM)) -ne 0 ]; then
 		ok "$who: port capability mask advertises device management (IsDM)"
 	else
 		not_ok "$who: port capability mask advertises device management (IsDM)"
-		diag "cap_mask $(cat $cap)"
+		diag "cap_mask $(cat "$cap")"
 	fi
 
-	$probe --dm "$dst6" >/tmp/dm.$who 2>/tmp/dm.$who.err
+	$probe --dm "$dst6" >/tmp/dm."$who" 2>/tmp/dm."$who".err
 	st=$?
-	sed 's/^/# out: /' /tmp/dm.$who
-	sed 's/^/# err: /' /tmp/dm.$who.err
-	if [ $who = ours ]; then
+	sed 's/^/# out: /' /tmp/dm."$who"
+	sed 's/^/# err: /' /tmp/dm."$who".err
+	if [ "$who" = ours ]; then
 		is "$st" 0 "$who: srp-probe --dm exits 0"
 		sq=126
 		slot2="IOControllerProfile slot 2: status 0x0100 (no IOC)"
 		vend=$(printf '0x%06x' $((vendor & 0xffffff)))
 	else
 		is "$st" 8 "$who: srp-probe --dm exits 8 (the profile of empty slot 2 is answered)"
-		has /tmp/dm.$who.err "srp-probe: $dst6: slot 2 is empty in IOUnitInfo, but its IOControllerProfile answered status 0x0000, not 0x0100 (no IOC)" \
+		has /tmp/dm."$who".err "srp-probe: $dst6: slot 2 is empty in IOUnitInfo, but its IOControllerProfile answered status 0x0000, not 0x0100 (no IOC)" \
 			"$who: the complaint names slot 2"
 		sq=128
 		slot2="IOControllerProfile slot 2: status 0x0000"
@@ -81,72 +81,72 @@ dm_check() {
 		vend=$(printf '0x%06x' $(((vendor >> 8) & 0xffffff)))
 	fi
 	f=/tmp/dm.$who
-	has $f "route: $RXE_DEV port 1, GID $ll (index 0) to $ll, P_Key 0xffff" \
+	has "$f" "route: $RXE_DEV port 1, GID $ll (index 0) to $ll, P_Key 0xffff" \
 		"$who: the GMPs went from and to GID 0 ($ll) of $RXE_DEV port 1"
-	has $f "ClassPortInfo: status 0x0000, base version 1, class version 1, capability mask 0x0000, response time value 20" \
+	has "$f" "ClassPortInfo: status 0x0000, base version 1, class version 1, capability mask 0x0000, response time value 20" \
 		"$who: ClassPortInfo answered: versions 1, no capabilities, response time value 20"
-	has $f "IOUnitInfo: status 0x0000, change id 1, 16 controller slots, flags 0x00" \
+	has "$f" "IOUnitInfo: status 0x0000, change id 1, 16 controller slots, flags 0x00" \
 		"$who: IOUnitInfo answered: change id 1, 16 slots"
-	has $f "IOUnitInfo: slot 1 present" "$who: IOUnitInfo: slot 1 present"
-	is "$(grep -c '^IOUnitInfo: slot [0-9]* empty$' $f)" 15 "$who: IOUnitInfo: slots 2 to 16 empty"
-	has $f "IOControllerProfile slot 1: status 0x0000 (answered)" \
+	has "$f" "IOUnitInfo: slot 1 present" "$who: IOUnitInfo: slot 1 present"
+	is "$(grep -c '^IOUnitInfo: slot [0-9]* empty$' "$f")" 15 "$who: IOUnitInfo: slots 2 to 16 empty"
+	has "$f" "IOControllerProfile slot 1: status 0x0000 (answered)" \
 		"$who: IOControllerProfile slot 1 answered"
-	has $f "$slot2" "$who: IOControllerProfile slot 2 answered (${slot2#*: })"
+	has "$f" "$slot2" "$who: IOControllerProfile slot 2 answered (${slot2#*: })"
 	s=3
 	while [ $s -le 16 ]; do
-		has $f "IOControllerProfile slot $s: status 0x0100 (no IOC)" \
+		has "$f" "IOControllerProfile slot $s: status 0x0100 (no IOC)" \
 			"$who: IOControllerProfile slot $s answered: no IOC"
 		s=$((s + 1))
 	done
-	has $f "IOControllerProfile slot 1: ioc_guid 0x$g" "$who: profile: ioc_guid is srpt_service_guid"
-	has $f "IOControllerProfile slot 1: vendor id $vend, device id $(printf '0x%08x' "$part"), device version $(printf '0x%04x' "$hwver")" \
+	has "$f" "IOControllerProfile slot 1: ioc_guid 0x$g" "$who: profile: ioc_guid is srpt_service_guid"
+	has "$f" "IOControllerProfile slot 1: vendor id $vend, device id $(printf '0x%08x' "$part"), device version $(printf '0x%04x' "$hwver")" \
 		"$who: profile: vendor id $vend, the device's part id and version"
-	has $f "IOControllerProfile slot 1: I/O class 0x0100, subclass 0x609e, protocol 0x0108, protocol version 1" \
+	has "$f" "IOControllerProfile slot 1: I/O class 0x0100, subclass 0x609e, protocol 0x0108, protocol version 1" \
 		"$who: profile: SRP I/O class, subclass, protocol"
-	has $f "IOControllerProfile slot 1: send queue depth $sq, RDMA read depth 4" \
+	has "$f" "IOControllerProfile slot 1: send queue depth $sq, RDMA read depth 4" \
 		"$who: profile: send queue depth $sq, RDMA read depth 4"
-	has $f "IOControllerProfile slot 1: send size $max_req, RDMA size 65536" \
+	has "$f" "IOControllerProfile slot 1: send size $max_req, RDMA size 65536" \
 		"$who: profile: send size srp_max_req_size ($max_req), RDMA size 65536"
-	has $f "IOControllerProfile slot 1: capabilities 0x2b, 1 service entries, id 'Linux SRP target'" \
+	has "$f" "IOControllerProfile slot 1: capabilities 0x2b, 1 service entries, id 'Linux SRP target'" \
 		"$who: profile: capabilities ST SF RF WF, one service entry, id string"
-	has $f "ServiceEntries slot 1 entry 0: name 'SRP.T10:$g', service id 0x$g" \
+	has "$f" "ServiceEntries slot 1 entry 0: name 'SRP.T10:$g', service id 0x$g" \
 		"$who: ServiceEntries answered: SRP.T10:$g, service id $g"
 	login="id_ext=$g,ioc_guid=$g,dgid=$RXE_GID_HEX,pkey=ffff,service_id=$g"
-	has $f "$login" "$who: login string as ibsrpdm -c prints it"
+	has "$f" "$login" "$who: login string as ibsrpdm -c prints it"
 
-	$probe --dm -q "$dst6" >/tmp/dm.$who.q 2>/dev/null
-	is "$(cat /tmp/dm.$who.q)" "$login" "$who: --quiet prints only the login string"
+	$probe --dm -q "$dst6" >/tmp/dm."$who".q 2>/dev/null
+	is "$(cat /tmp/dm."$who".q)" "$login" "$who: --quiet prints only the login string"
 
 	echo 131072 >"$SRPT_TPG/attrib/srp_max_rdma_size"
-	$probe --dm "$dst6" >/tmp/dm.$who.rdma 2>/dev/null
-	has /tmp/dm.$who.rdma "IOControllerProfile slot 1: send size $max_req, RDMA size 131072" \
+	$probe --dm "$dst6" >/tmp/dm."$who".rdma 2>/dev/null
+	has /tmp/dm."$who".rdma "IOControllerProfile slot 1: send size $max_req, RDMA size 131072" \
 		"$who: profile follows the TPG's srp_max_rdma_size (131072)"
 	echo 65536 >"$SRPT_TPG/attrib/srp_max_rdma_size"
 
 	# RoCE v2 over IPv4: the MAD layer drops the answers (core/mad.c
 	# rcv_has_same_gid() reads a GID where the IPv4 header lies).
-	$probe --dm -t 1 $dst >/tmp/dm.$who.v4 2>&1
+	$probe --dm -t 1 $dst >/tmp/dm."$who".v4 2>&1
 	st=$?
 	if [ $st = 0 ]; then
 		ok "$who: a query over IPv4 ($dst) answered # TODO the MAD layer drops GetResp on RoCE v2 over IPv4"
 	else
 		not_ok "$who: a query over IPv4 ($dst) answered # TODO the MAD layer drops GetResp on RoCE v2 over IPv4"
-		sed 's/^/# /' /tmp/dm.$who.v4 | tail -n 2
+		sed 's/^/# /' /tmp/dm."$who".v4 | tail -n 2
 	fi
 
 	# Ready to use: ib_srp logs in with it (over RDMA/CM, dest= added).
 	if echo "$login,dest=$dst:$SRPT_CM_PORT" \
-		>/sys/class/infiniband_srp/srp-$RXE_DEV-1/add_target &&
+		>/sys/class/infiniband_srp/srp-"$RXE_DEV"-1/add_target &&
 		disk=$(srp_disk 30); then
 		ok "$who: ib_srp logs in with the login string ($disk)"
 	else
 		not_ok "$who: ib_srp logs in with the login string"
 	fi
 	run_ok "$who: logout" srp_logout_all
-	[ $who = ours ] && run_ok "$who: channel released" srpt_channels_gone 30
+	[ "$who" = ours ] && run_ok "$who: channel released" srpt_channels_gone 30
 	run_ok "$who: target teardown" srp_export_teardown
 	run_ok "$who: rmmod ib_srpt" rmmod ib_srpt
-	if [ $(($(cat $cap) & IS_DM)) -eq 0 ]; then
+	if [ $(($(cat "$cap") & IS_DM)) -eq 0 ]; then
 		ok "$who: after rmmod the IsDM bit is gone"
 	else
 		not_ok "$who: after rmmod the IsDM bit is gone"

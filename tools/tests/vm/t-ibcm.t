@@ -54,7 +54,7 @@ ibcm() {
 if [ "${SRPT_UNDER_TEST:-ours}" = intree ]; then
 	srp_export_setup && srp_acl "$ini"
 	ibcm "in-tree driver, no IB CM listener on RoCE" \
-		login dst=$dst sid=$g ini=$ini expect=cmrej:8
+		login dst=$dst sid="$g" ini="$ini" expect=cmrej:8
 	ok "# SKIP the in-tree driver listens for IB CM logins on InfiniBand ports only"
 	rmmod srp_ibcm_ini
 	srp_export_teardown
@@ -77,7 +77,7 @@ else
 fi
 
 # --- Login, QP states, PSNs, the channel as administrators see it --------
-ibcm "connect" connect dst=$dst sid=$g ini=$ini
+ibcm "connect" connect dst=$dst sid="$g" ini="$ini"
 psn=$(sed -n 's/^# main: psn: //p' /tmp/ibcm.out)
 iqp=$(echo "$psn" | sed -n 's/^initiator QP \([0-9]*\),.*/\1/p')
 tqp=$(echo "$psn" | sed -n 's/.* target QP \([0-9]*\),.*/\1/p')
@@ -158,25 +158,25 @@ run_ok "logout: the target released $ch" kmsg_wait_more "ib_srpt: $ch: released"
 is "$(cat "$info")" "No active SRP session" "info after logout"
 
 # --- Logout by DREQ; DREQ with commands in flight ----------------------------
-ibcm "connect for DREQ" connect dst=$dst sid=$g ini=$ini
+ibcm "connect for DREQ" connect dst=$dst sid="$g" ini="$ini"
 ibcm "DREQ" dreq
 run_ok "DREQ: every channel released" srpt_channels_gone 30
-ibcm "connect for DREQ in flight" connect dst=$dst sid=$g ini=$ini
+ibcm "connect for DREQ in flight" connect dst=$dst sid="$g" ini="$ini"
 ibcm "DREQ in flight" inflight lun=0 lba=4096 n=32
 run_ok "DREQ in flight: every channel released" srpt_channels_gone 60
-ibcm "after DREQ in flight: connect" connect dst=$dst sid=$g ini=$ini
+ibcm "after DREQ in flight: connect" connect dst=$dst sid="$g" ini="$ini"
 ibcm "after DREQ in flight: io" io lun=0 lba=8192 blocks=16
 ibcm "after DREQ in flight: DREQ" dreq
 run_ok "after DREQ in flight: every channel released" srpt_channels_gone 30
 
 # --- Repeated REQs ------------------------------------------------------------
-ibcm "connect for stale" connect dst=$dst sid=$g ini=$ini
+ibcm "connect for stale" connect dst=$dst sid="$g" ini="$ini"
 ibcm "REQ reusing a live QP number" stale
 run_ok "stale connection: every channel released" srpt_channels_gone 30
-ibcm "connect for SINGLE" connect dst=$dst sid=$g ini=$ini
+ibcm "connect for SINGLE" connect dst=$dst sid="$g" ini="$ini"
 ibcm "second login SINGLE" second flags=0 expect=terminated
 run_ok "SINGLE: every channel released" srpt_channels_gone 30
-ibcm "connect for MULTI" connect dst=$dst sid=$g ini=$ini
+ibcm "connect for MULTI" connect dst=$dst sid="$g" ini="$ini"
 ibcm "second login MULTI" second flags=1 expect=maintained
 ibcm "MULTI: first channel" io lun=0 lba=8192 blocks=8
 ibcm "MULTI: first channel DREQ" dreq
@@ -188,31 +188,31 @@ wrong=$(printf '%016x' $((0x$g ^ 1)))
 login() {
 	_lg_label=$1
 	shift
-	ibcm "$_lg_label" login dst=$dst sid=$g ini=$ini "$@"
+	ibcm "$_lg_label" login dst=$dst sid="$g" ini="$ini" "$@"
 }
 login "IU length 0" it_iu_len=0 expect=rej:0x00010000
 login "IU length 63" it_iu_len=63 expect=rej:0x00010000
 login "IU length 64" it_iu_len=64 expect=rsp
-login "IU length srp_max_req_size ($max)" it_iu_len=$max expect=rsp
+login "IU length srp_max_req_size ($max)" it_iu_len="$max" expect=rsp
 login "IU length srp_max_req_size + 1" it_iu_len=$((max + 1)) expect=rej:0x00010002
 login "IU length 2^32 - 1" it_iu_len=4294967295 expect=rej:0x00010002
-login "target port id: another GUID twice" tpid=$wrong$wrong expect=rej:0x00010003
-login "target port id: wrong ioc_guid half" tpid=$g$wrong expect=rej:0x00010003
-login "target port id: wrong id_ext half" tpid=$wrong$g expect=rej:0x00010003
+login "target port id: another GUID twice" tpid="$wrong""$wrong" expect=rej:0x00010003
+login "target port id: wrong ioc_guid half" tpid="$g""$wrong" expect=rej:0x00010003
+login "target port id: wrong id_ext half" tpid="$wrong""$g" expect=rej:0x00010003
 login "no buffer format" buf_fmt=0 expect=rej:0x00010004
 login "only reserved buffer formats" buf_fmt=0xfff9 expect=rej:0x00010004
 login "direct descriptors only" buf_fmt=2 expect=rsp
 login "reserved multichannel action 2" flags=2 expect=rej:0x00010000
 login "reserved multichannel action 3" flags=3 expect=rej:0x00010000
 login "opcode SRP_CMD instead of SRP_LOGIN_REQ" opcode=2 expect=rej:0x00010000 tag=zero
-ibcm "initiator without an ACL" login dst=$dst sid=$g \
-	ini=0x00000000000000a2$(echo "$RXE_GID_HEX" | cut -c17-32) expect=rej:0x00010000
+ibcm "initiator without an ACL" login dst=$dst sid="$g" \
+	ini="0x00000000000000a2$(echo "$RXE_GID_HEX" | cut -c17-32)" expect=rej:0x00010000
 if kmsg_text | grep -q "create acls/0x00000000000000a2"; then
 	ok "initiator without an ACL: the log names the ACL to create"
 else
 	not_ok "initiator without an ACL: the log names the ACL to create"
 fi
-login "unknown service id" sid=$wrong tpid=$g$g expect=cmrej:8
+login "unknown service id" sid="$wrong" tpid="$g""$g" expect=cmrej:8
 run_ok "no channel left behind" srpt_channels_gone 30
 
 run_ok "test initiator unloaded" rmmod srp_ibcm_ini

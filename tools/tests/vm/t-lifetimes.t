@@ -15,6 +15,7 @@
 #  4. task management (LUN resets) while one channel runs fio verify at the
 #     queue depth of all its credits, so that requests wait for command
 #     contexts (counted through dyndbg).
+# shellcheck disable=SC2154 # $ini: exported by srp_test_begin
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
 ours() { [ "${SRPT_UNDER_TEST:-ours}" != intree ]; }

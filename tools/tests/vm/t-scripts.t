@@ -92,12 +92,12 @@ else
 fi
 # shellcheck disable=SC2086
 run_ok "module loaded with $opts" srpt_load $opts
-mkdir -p $CFS/core/rd_mcp_0/vdev0 &&
-	echo rd_pages=4096 >$CFS/core/rd_mcp_0/vdev0/control &&
-	echo 1 >$CFS/core/rd_mcp_0/vdev0/enable
+mkdir -p "$CFS"/core/rd_mcp_0/vdev0 &&
+	echo rd_pages=4096 >"$CFS"/core/rd_mcp_0/vdev0/control &&
+	echo 1 >"$CFS"/core/rd_mcp_0/vdev0/enable
 
 configure() {
-	cd $CFS && mkdir srpt && cd srpt || return 1
+	cd "$CFS" && mkdir srpt && cd srpt || return 1
 	if [ -e discovery_auth/rdma_cm_port ]; then
 		echo $port >discovery_auth/rdma_cm_port || return 1
 	fi
@@ -122,7 +122,7 @@ fi
 
 # One login per address of the netdev, src= as dest=, as the scripts do.
 guid=$(srpt_guid16)
-gid=$(cat /sys/class/infiniband/rxe0/ports/1/gids/0 | tr -d :)
+gid=$(tr -d : </sys/class/infiniband/rxe0/ports/1/gids/0)
 login() {
 	echo "id_ext=$guid,initiator_ext=$(echo "$gid" | cut -c1-16),ioc_guid=$guid,src=$1,dest=$1:$port" \
 		>/sys/class/infiniband_srp/srp-rxe0-1/add_target && srp_disk 30 >/dev/null
@@ -160,15 +160,15 @@ run_ok "logout" srp_logout_wait
 
 # Teardown the scripts' way: globs, deepest first.
 teardown() {
-	for e in $CFS/srpt/*/*/enable; do
+	for e in "$CFS"/srpt/*/*/enable; do
 		[ -e "$e" ] && echo 0 >"$e"
 	done
-	rm -f $CFS/srpt/*/*/acls/*/*/* $CFS/srpt/*/*/lun/*/* 2>/dev/null
-	rmdir $CFS/srpt/*/*/acls/*/* $CFS/srpt/*/*/acls/* $CFS/srpt/*/*/lun/* \
-		$CFS/srpt/*/* 2>/dev/null
-	rmdir $CFS/srpt/* 2>/dev/null
-	echo 0 >$CFS/srpt/discovery_auth/rdma_cm_port 2>/dev/null
-	rmdir $CFS/srpt && rmdir $CFS/core/rd_mcp_0/vdev0 $CFS/core/rd_mcp_0
+	rm -f "$CFS"/srpt/*/*/acls/*/*/* "$CFS"/srpt/*/*/lun/*/* 2>/dev/null
+	rmdir "$CFS"/srpt/*/*/acls/*/* "$CFS"/srpt/*/*/acls/* "$CFS"/srpt/*/*/lun/* \
+		"$CFS"/srpt/*/* 2>/dev/null
+	rmdir "$CFS"/srpt/* 2>/dev/null
+	echo 0 >"$CFS"/srpt/discovery_auth/rdma_cm_port 2>/dev/null
+	rmdir "$CFS"/srpt && rmdir "$CFS"/core/rd_mcp_0/vdev0 "$CFS"/core/rd_mcp_0
 }
 run_ok "configfs torn down" teardown
 run_ok "rmmod" srpt_unload
