@@ -90,9 +90,15 @@ run_ok "logout" srp_logout_wait
 
 # 2. Node ACL removal racing logins.  The login is started in the
 # background; the ACL goes away at a different point of it each round.
+# One channel per login: when the target refuses the second channel of an
+# ib_srp login (the ACL went away between the two), Debian 6.1's ib_srp
+# reads freed memory while it removes the target (KASAN, use-after-free in
+# __ib_process_cq() from srp_destroy_qp() in srp_free_ch_ib(), found on the
+# debug kernel; Documentation/testing.rst): the initiator's bug, which would
+# fail the splat check whatever the target does.
 bad=
 for d in 0 0.05 0.1 0.2 0.4 0.8 1.5; do
-	srp_login >/dev/null 2>&1 &
+	srp_login ch_count=1 >/dev/null 2>&1 &
 	lp=$!
 	sleep "$d"
 	in_time 60 srp_acl_remove "$ini"
@@ -118,7 +124,7 @@ run_ok "logout" srp_logout_wait
 # 3. TPG disable racing logins.
 bad=
 for d in 0 0.05 0.1 0.2 0.4 0.8 1.5; do
-	srp_login >/dev/null 2>&1 &
+	srp_login ch_count=1 >/dev/null 2>&1 &
 	lp=$!
 	sleep "$d"
 	in_time 30 sh -c "echo 0 >'$SRPT_TPG/enable'" || bad="$bad disable@$d"
