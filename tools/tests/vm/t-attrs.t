@@ -52,7 +52,7 @@ if srp_login && disk=$(srp_disk 30); then ok "login with srp_max_rsp_size 64, sr
 if ours; then
 	l=$(kmsg_text | grep "ib_srpt: .*logged in from" | tail -n 1)
 	case $l in
-	*"IU "*"/64 bytes"*"send queue 32"*) ok "the login used them" ;;
+	*" over RDMA/CM (IU "*"/64 bytes"*"send queue 32"*) ok "the login used them (over RDMA/CM)" ;;
 	*) not_ok "the login used them"; diag "$l" ;;
 	esac
 fi

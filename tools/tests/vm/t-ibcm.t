@@ -113,7 +113,7 @@ case $l in
 "state RTS, "*) ok "target QP still RTS when the RTU arrived" ;;
 *) not_ok "target QP still RTS when the RTU arrived"; diag "got: $l" ;;
 esac
-if kmsg_text | grep -q "ib_srpt: $ch: logged in from GID .* to target port 0x$RXE_GID_HEX (IU 4096/256 bytes"; then
+if kmsg_text | grep -q "ib_srpt: $ch: logged in from GID .* to target port 0x$RXE_GID_HEX over IB CM (IU 4096/256 bytes"; then
 	ok "target log: channel $ch logged in over IB CM"
 else
 	not_ok "target log: channel $ch logged in over IB CM"
