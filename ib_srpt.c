@@ -52,7 +52,6 @@ static LIST_HEAD(srpt_tport_list);	/* struct srpt_tport, by .entry */
 
 static const struct target_core_fabric_ops srpt_template;
 static struct ib_client srpt_client;
-static void srpt_ib_cm_listen(struct srpt_device *sdev);
 
 /* ======================================================================== */
 /* 1. Module parameters                                                     */
@@ -292,11 +291,6 @@ static void srpt_rebind_tports(void)
 	}
 }
 
-static int srpt_close_channels(bool (*match)(struct srpt_rdma_ch *ch,
-					     const void *arg),
-			       const void *arg);
-static bool srpt_ch_on_port(struct srpt_rdma_ch *ch, const void *sport);
-
 static const char *srpt_port_state_name(enum ib_port_state state)
 {
 	switch (state) {
@@ -525,100 +519,6 @@ static void srpt_dm_unregister(struct srpt_port *sport)
 }
 
 /**
- * srpt_port_refresh() - re-read the attributes and GID 0 of a port
- * @sport: port to refresh.
- *
- * Updates the port's names and rebinds target ports when the GID changed,
- * makes sure the Device Management agent runs (InfiniBand and RoCE);
- * closes the port's channels when it stopped being active (an initiator
- * logs in again once the link is back).
- */
-static void srpt_port_refresh(struct srpt_port *sport)
-{
-	struct ib_device *dev = sport->sdev->device;
-	struct ib_port_attr attr;
-	bool went_down;
-	union ib_gid gid;
-	int ret, n;
-
-	ret = ib_query_port(dev, sport->port_num, &attr);
-	if (ret) {
-		pr_warn("%s port %u: querying port attributes failed (%d)\n",
-			dev_name(&dev->dev), sport->port_num, ret);
-		memset(&attr, 0, sizeof(attr));
-	}
-	if (rdma_query_gid(dev, sport->port_num, 0, &gid))
-		memset(&gid, 0, sizeof(gid));
-
-	mutex_lock(&srpt_dev_mutex);
-	went_down = sport->state == IB_PORT_ACTIVE &&
-		    attr.state != IB_PORT_ACTIVE;
-	sport->state = attr.state;
-	if (memcmp(sport->gid, gid.raw, sizeof(sport->gid))) {
-		memcpy(sport->gid, gid.raw, sizeof(sport->gid));
-		srpt_format_guid_name(sport->guid_name, sport->gid + 8);
-		srpt_format_gid_name(sport->gid_name, sport->gid);
-		pr_info("%s port %u: target port names %s and %s\n",
-			dev_name(&dev->dev), sport->port_num,
-			sport->guid_name, sport->gid_name);
-		srpt_rebind_tports();
-	}
-	mutex_unlock(&srpt_dev_mutex);
-
-	/* The agent answers on every change: SM, LID, P_Key, port up. */
-	srpt_dm_register(sport);
-	if (went_down) {
-		n = srpt_close_channels(srpt_ch_on_port, sport);
-		pr_info("%s port %u: no longer active (%s)%s\n",
-			dev_name(&dev->dev), sport->port_num,
-			srpt_port_state_name(attr.state),
-			n ? ", its channels are being closed" : "");
-	}
-}
-
-static void srpt_port_refresh_work(struct work_struct *work)
-{
-	srpt_port_refresh(container_of(work, struct srpt_port, refresh_work));
-}
-
-/**
- * srpt_event_handler() - asynchronous RDMA device event callback
- * @handler: our handler, embedded in struct srpt_device.
- * @event: the event.
- *
- * May run in atomic context, so port changes are handled in a work item.
- */
-static void srpt_event_handler(struct ib_event_handler *handler,
-			       struct ib_event *event)
-{
-	struct srpt_device *sdev =
-		container_of(handler, struct srpt_device, event_handler);
-	u32 port_num = event->element.port_num;
-
-	switch (event->event) {
-	case IB_EVENT_PORT_ERR:
-	case IB_EVENT_PORT_ACTIVE:
-	case IB_EVENT_LID_CHANGE:
-	case IB_EVENT_PKEY_CHANGE:
-	case IB_EVENT_SM_CHANGE:
-	case IB_EVENT_CLIENT_REREGISTER:
-	case IB_EVENT_GID_CHANGE:
-		if (port_num < 1 || port_num > sdev->port_cnt) {
-			pr_warn("%s: event %s for invalid port %u\n",
-				dev_name(&sdev->device->dev),
-				ib_event_msg(event->event), port_num);
-			return;
-		}
-		pr_debug("%s port %u: %s\n", dev_name(&sdev->device->dev),
-			 port_num, ib_event_msg(event->event));
-		schedule_work(&sdev->ports[port_num - 1].refresh_work);
-		break;
-	default:
-		break;
-	}
-}
-
-/**
  * srpt_device_release() - the last reference to a device was dropped
  * @kref: srpt_device.refs.
  *
@@ -634,63 +534,8 @@ static void srpt_device_put(struct srpt_device *sdev)
 	kref_put(&sdev->refs, srpt_device_release);
 }
 
-/**
- * srpt_add_one() - IB client callback for a new RDMA device
- * @device: the device.
- *
- * Return: 0 or a negative errno; -EOPNOTSUPP tells the RDMA core that this
- * client does not use the device.
- */
-static int srpt_add_one(struct ib_device *device)
-{
-	struct srpt_device *sdev;
-	u32 i;
-
-	sdev = kzalloc(struct_size(sdev, ports, device->phys_port_cnt),
-		       GFP_KERNEL);
-	if (!sdev)
-		return -ENOMEM;
-	sdev->device = device;
-	kref_init(&sdev->refs);
-	init_completion(&sdev->released);
-	sdev->port_cnt = device->phys_port_cnt;
-	sdev->pd = ib_alloc_pd(device, 0);
-	if (IS_ERR(sdev->pd)) {
-		int ret = PTR_ERR(sdev->pd);
-
-		pr_err("%s: allocating a protection domain failed (%d)\n",
-		       dev_name(&device->dev), ret);
-		kfree(sdev);
-		return ret;
-	}
-	for (i = 0; i < sdev->port_cnt; i++) {
-		sdev->ports[i].sdev = sdev;
-		sdev->ports[i].port_num = i + 1;
-		INIT_WORK(&sdev->ports[i].refresh_work, srpt_port_refresh_work);
-		mutex_init(&sdev->ports[i].dm_mutex);
-	}
-
-	mutex_lock(&srpt_dev_mutex);
-	if (!srpt_service_guid)
-		srpt_service_guid = be64_to_cpu(device->node_guid);
-	list_add_tail(&sdev->entry, &srpt_dev_list);
-	mutex_unlock(&srpt_dev_mutex);
-
-	INIT_IB_EVENT_HANDLER(&sdev->event_handler, device, srpt_event_handler);
-	ib_register_event_handler(&sdev->event_handler);
-
-	for (i = 0; i < sdev->port_cnt; i++)
-		srpt_port_refresh(&sdev->ports[i]);
-	srpt_ib_cm_listen(sdev);
-
-	ib_set_client_data(device, &srpt_client, sdev);
-	pr_info("added %s with %u port(s)\n", dev_name(&device->dev),
-		sdev->port_cnt);
-	return 0;
-}
-
 /* ======================================================================== */
-/* 3. Channels: allocation, queue pair, receive ring                        */
+/* 3. Channels: lifetimes, receive buffers                                  */
 /* ======================================================================== */
 
 /*
@@ -750,238 +595,16 @@ static atomic_t srpt_ch_next_id = ATOMIC_INIT(0); /* ids of new channels */
  */
 static struct workqueue_struct *srpt_wq;
 
-static void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
-static void srpt_rdma_done(struct ib_cq *cq, struct ib_wc *wc);
-static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc);
-static void srpt_ch_release_work(struct work_struct *work);
-static void srpt_recv_wait_work(struct work_struct *work);
+/*
+ * The one forward declaration of the channel code: the command path
+ * (section 4) closes channels, and the channel's constructors (section 5)
+ * install the command path's completion handlers.
+ */
 static bool srpt_ch_close(struct srpt_rdma_ch *ch);
 
 static inline struct ib_device *srpt_ch_dev(const struct srpt_rdma_ch *ch)
 {
 	return ch->sport->sdev->device;
-}
-
-/**
- * srpt_free_rings() - free the receive ring and the command contexts
- * @ch: channel; its QP is gone or never had these buffers posted.
- */
-static void srpt_free_rings(struct srpt_rdma_ch *ch)
-{
-	struct ib_device *dev = srpt_ch_dev(ch);
-	u32 i;
-
-	for (i = 0; ch->cmds && i < ch->rq_size; i++) {
-		struct srpt_cmd *cmd = &ch->cmds[i];
-
-		if (!cmd->rsp)
-			continue;
-		ib_dma_unmap_single(dev, cmd->rsp_dma, ch->max_ti_iu_len,
-				    DMA_TO_DEVICE);
-		kfree(cmd->rsp);
-	}
-	kvfree(ch->cmds);
-	ch->cmds = NULL;
-
-	for (i = 0; ch->recvs && i < ch->rq_size; i++) {
-		struct srpt_recv *r = &ch->recvs[i];
-
-		if (!r->mem)
-			continue;
-		ib_dma_unmap_single(dev, r->dma, ch->max_it_iu_len,
-				    DMA_FROM_DEVICE);
-		kfree(r->mem);
-	}
-	kvfree(ch->recvs);
-	ch->recvs = NULL;
-}
-
-/**
- * srpt_alloc_rings() - allocate the receive ring and the command contexts
- * @ch: channel with rq_size, max_it_iu_len, max_ti_iu_len and
- *	imm_data_offset set.
- *
- * Every receive buffer holds one request IU of the granted size, placed so
- * that immediate data starts SRPT_IMM_ALIGN-aligned; every command context
- * owns a response buffer of the granted response size.  A channel that
- * receives through its device's SRQ (ch->srq) has no receive ring.
- *
- * Return: 0 or -ENOMEM; on failure nothing stays allocated.
- */
-static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
-{
-	struct ib_device *dev = srpt_ch_dev(ch);
-	/* bytes in front of the IU that align its immediate data */
-	u32 pad = (SRPT_IMM_ALIGN - ch->imm_data_offset % SRPT_IMM_ALIGN) %
-		  SRPT_IMM_ALIGN;
-	u32 i;
-
-	if (!ch->srq) {
-		ch->recvs = kvcalloc(ch->rq_size, sizeof(*ch->recvs),
-				     GFP_KERNEL);
-		if (!ch->recvs)
-			goto fail;
-	}
-	ch->cmds = kvcalloc(ch->rq_size, sizeof(*ch->cmds), GFP_KERNEL);
-	if (!ch->cmds)
-		goto fail;
-
-	for (i = 0; ch->recvs && i < ch->rq_size; i++) {
-		struct srpt_recv *r = &ch->recvs[i];
-
-		r->ch = ch;
-		r->cqe.done = srpt_recv_done;
-		INIT_LIST_HEAD(&r->wait_entry);
-		r->mem = kmalloc(ch->max_it_iu_len + pad + SRPT_IMM_ALIGN - 1,
-				 GFP_KERNEL);
-		if (!r->mem)
-			goto fail;
-		r->buf = PTR_ALIGN(r->mem, SRPT_IMM_ALIGN) + pad;
-		r->dma = ib_dma_map_single(dev, r->buf, ch->max_it_iu_len,
-					   DMA_FROM_DEVICE);
-		if (ib_dma_mapping_error(dev, r->dma)) {
-			kfree(r->mem);
-			r->mem = NULL;
-			goto fail;
-		}
-	}
-	for (i = 0; i < ch->rq_size; i++) {
-		struct srpt_cmd *cmd = &ch->cmds[i];
-
-		cmd->ch = ch;
-		cmd->rdma_cqe.done = srpt_rdma_done;
-		cmd->send_cqe.done = srpt_send_done;
-		cmd->rsp = kzalloc(ch->max_ti_iu_len, GFP_KERNEL);
-		if (!cmd->rsp)
-			goto fail;
-		cmd->rsp_dma = ib_dma_map_single(dev, cmd->rsp,
-						 ch->max_ti_iu_len,
-						 DMA_TO_DEVICE);
-		if (ib_dma_mapping_error(dev, cmd->rsp_dma)) {
-			kfree(cmd->rsp);
-			cmd->rsp = NULL;
-			goto fail;
-		}
-		list_add_tail(&cmd->sq_entry, &ch->free_cmds);
-	}
-	return 0;
-
-fail:
-	srpt_free_rings(ch);
-	return -ENOMEM;
-}
-
-/**
- * srpt_qp_event() - asynchronous event of a channel's queue pair
- * @event: the event.
- * @ptr: the channel.
- */
-static void srpt_qp_event(struct ib_event *event, void *ptr)
-{
-	struct srpt_rdma_ch *ch = ptr;
-
-	switch (event->event) {
-	case IB_EVENT_COMM_EST:
-		/* A request arrived before the CM saw the RTU. */
-		ch->cm_ops->comm_est(ch);
-		break;
-	case IB_EVENT_QP_LAST_WQE_REACHED:
-		break;
-	default:
-		pr_info("%s: QP event %s\n", ch->name,
-			ib_event_msg(event->event));
-		break;
-	}
-}
-
-/**
- * srpt_ch_create_qp() - create the channel's completion queue and queue pair
- * @ch: channel with its CM id and ring sizes set.
- *
- * One CQ serves both work queues.  Channels take the device's completion
- * vectors in turn.  The send queue starts at ch->sq_size (the TPG's
- * srp_sq_size) and is halved down to SRPT_MIN_SQ_SIZE while the device
- * refuses it.  Both queues get one entry more than the driver ever uses,
- * for ib_drain_qp().  What the send queue really got (the RDMA R/W API
- * sizes it for its contexts, then clamps it to the device's limit) bounds
- * what the channel posts: ch->sq_size is never more than that, less the
- * entry of the drain.
- *
- * Return: 0 or a negative errno.
- */
-static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
-{
-	struct srpt_device *sdev = ch->sport->sdev;
-	struct ib_device *dev = sdev->device;
-	struct ib_qp_init_attr attr;
-	u32 sq_size = ch->sq_size;
-	int vector, ret;
-
-	vector = (u32)atomic_inc_return(&sdev->next_comp_vector) %
-		 max(dev->num_comp_vectors, 1);
-	for (;;) {
-		ch->cq = ib_alloc_cq(dev, ch, ch->rq_size + sq_size + 2,
-				     vector, IB_POLL_WORKQUEUE);
-		if (IS_ERR(ch->cq)) {
-			ret = PTR_ERR(ch->cq);
-			ch->cq = NULL;
-		} else {
-			memset(&attr, 0, sizeof(attr));
-			attr.event_handler = srpt_qp_event;
-			attr.qp_context = ch;
-			attr.send_cq = ch->cq;
-			attr.recv_cq = ch->cq;
-			attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-			attr.qp_type = IB_QPT_RC;
-			attr.cap.max_send_wr = sq_size + 1;
-			if (ch->srq)
-				attr.srq = ch->srq->srq;
-			else
-				attr.cap.max_recv_wr = ch->rq_size + 1;
-			attr.cap.max_send_sge = min(dev->attrs.max_send_sge, 16);
-			attr.cap.max_recv_sge = 1;
-			attr.cap.max_rdma_ctxs = sq_size;
-			attr.port_num = ch->sport->port_num;
-			ret = ch->cm_ops->create_qp(ch, &attr);
-			if (!ret)
-				break;
-			ib_free_cq(ch->cq);
-			ch->cq = NULL;
-		}
-		if (sq_size / 2 < SRPT_MIN_SQ_SIZE) {
-			pr_err("%s: creating a queue pair failed (%d)\n",
-			       ch->name, ret);
-			return ret;
-		}
-		sq_size /= 2;
-		pr_info("%s: retrying with a send queue of %u entries (%d)\n",
-			ch->name, sq_size, ret);
-	}
-	/* The create call wrote back the send queue it really made. */
-	if (attr.cap.max_send_wr - 1 < sq_size) {
-		pr_info("%s: the device gave a send queue of %u entries; %u used\n",
-			ch->name, attr.cap.max_send_wr,
-			attr.cap.max_send_wr - 1);
-		sq_size = attr.cap.max_send_wr - 1;
-	}
-	ch->sq_size = sq_size;
-	ch->sq_avail = sq_size;
-	ch->qp_num = ch->qp->qp_num;
-	return 0;
-}
-
-/**
- * srpt_ch_destroy_qp() - destroy what srpt_ch_create_qp() created
- * @ch: channel.
- */
-static void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
-{
-	if (ch->qp)
-		ch->cm_ops->destroy_qp(ch);
-	ch->qp = NULL;
-	if (ch->cq)
-		ib_free_cq(ch->cq);
-	ch->cq = NULL;
 }
 
 /**
@@ -1031,112 +654,6 @@ static int srpt_srq_post(struct srpt_srq *srq, struct srpt_recv *r)
 }
 
 /**
- * srpt_srq_free() - destroy a device's SRQ and free its buffers
- * @sdev: device; no channel uses the SRQ any more.
- */
-static void srpt_srq_free(struct srpt_device *sdev)
-{
-	struct srpt_srq *srq = sdev->srq;
-	u32 i;
-
-	if (!srq)
-		return;
-	sdev->srq = NULL;
-	if (srq->srq)
-		ib_destroy_srq(srq->srq);
-	for (i = 0; srq->recvs && i < srq->size; i++) {
-		struct srpt_recv *r = &srq->recvs[i];
-
-		if (!r->mem)
-			continue;
-		ib_dma_unmap_single(sdev->device, r->dma, srq->buf_len,
-				    DMA_FROM_DEVICE);
-		kfree(r->mem);
-	}
-	kvfree(srq->recvs);
-	kfree(srq);
-}
-
-/**
- * srpt_srq_get() - the device's SRQ, created on first use
- * @sdev: device; the caller holds srpt_dev_mutex.
- *
- * srpt_srq_size buffers of srp_max_req_size bytes, placed so that
- * immediate data at SRPT_SRQ_IMM_OFFSET starts SRPT_IMM_ALIGN-aligned.
- * A device that cannot give an SRQ that large gets one as large as it can.
- *
- * Return: the SRQ or an ERR_PTR().
- */
-static struct srpt_srq *srpt_srq_get(struct srpt_device *sdev)
-{
-	struct ib_device *dev = sdev->device;
-	u32 pad = SRPT_IMM_ALIGN - SRPT_SRQ_IMM_OFFSET % SRPT_IMM_ALIGN;
-	struct ib_srq_init_attr attr = { };
-	struct srpt_srq *srq;
-	u32 i;
-	int ret;
-
-	lockdep_assert_held(&srpt_dev_mutex);
-	if (sdev->srq)
-		return sdev->srq;
-	srq = kzalloc(sizeof(*srq), GFP_KERNEL);
-	if (!srq)
-		return ERR_PTR(-ENOMEM);
-	sdev->srq = srq;
-	srq->size = min_t(u32, srpt_srq_size, dev->attrs.max_srq_wr);
-	srq->buf_len = srp_max_req_size;
-	srq->lkey = sdev->pd->local_dma_lkey;
-	srq->recvs = kvcalloc(srq->size, sizeof(*srq->recvs), GFP_KERNEL);
-	if (!srq->recvs) {
-		ret = -ENOMEM;
-		goto fail;
-	}
-	attr.attr.max_wr = srq->size;
-	attr.attr.max_sge = 1;
-	attr.srq_type = IB_SRQT_BASIC;
-	srq->srq = ib_create_srq(sdev->pd, &attr);
-	if (IS_ERR(srq->srq)) {
-		ret = PTR_ERR(srq->srq);
-		srq->srq = NULL;
-		pr_err("%s: creating an SRQ of %u entries failed (%d)\n",
-		       dev_name(&dev->dev), srq->size, ret);
-		goto fail;
-	}
-	for (i = 0; i < srq->size; i++) {
-		struct srpt_recv *r = &srq->recvs[i];
-
-		r->srq = srq;
-		r->cqe.done = srpt_recv_done;
-		INIT_LIST_HEAD(&r->wait_entry);
-		r->mem = kmalloc(srq->buf_len + pad + SRPT_IMM_ALIGN - 1,
-				 GFP_KERNEL);
-		if (!r->mem) {
-			ret = -ENOMEM;
-			goto fail;
-		}
-		r->buf = PTR_ALIGN(r->mem, SRPT_IMM_ALIGN) + pad;
-		r->dma = ib_dma_map_single(dev, r->buf, srq->buf_len,
-					   DMA_FROM_DEVICE);
-		if (ib_dma_mapping_error(dev, r->dma)) {
-			kfree(r->mem);
-			r->mem = NULL;
-			ret = -ENOMEM;
-			goto fail;
-		}
-		ret = srpt_srq_post(srq, r);
-		if (ret)
-			goto fail;
-	}
-	pr_info("%s: shared receive queue of %u buffers of %u bytes\n",
-		dev_name(&dev->dev), srq->size, srq->buf_len);
-	return srq;
-
-fail:
-	srpt_srq_free(sdev);
-	return ERR_PTR(ret);
-}
-
-/**
  * srpt_recv_repost() - give a receive buffer back to the initiator
  * @ch: channel.
  * @r: the buffer; the IU in it is not looked at any more.
@@ -1176,94 +693,6 @@ static void srpt_recv_repost(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 	}
 	if (r->credit)
 		atomic_inc(&ch->credits);
-}
-
-/**
- * srpt_ch_new() - a new channel object, without rings or queue pair
- * @sport: port of the login.
- * @cm_ops: transport of the login.
- * @cm_id: CM id of the connection request.
- * @pkey: P_Key of the login's path (IB CM only).
- * @peer_name: initiator, for log lines until the channel has its name.
- *
- * Return: the channel (state SRPT_CH_CONNECTING, owned by the login path)
- * or NULL.
- */
-static struct srpt_rdma_ch *srpt_ch_new(struct srpt_port *sport,
-					const struct srpt_cm_ops *cm_ops,
-					void *cm_id, u16 pkey,
-					const char *peer_name)
-{
-	struct srpt_rdma_ch *ch;
-
-	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
-	if (!ch)
-		return NULL;
-	ch->sport = sport;
-	ch->cm_ops = cm_ops;
-	ch->cm_id = cm_id;
-	ch->pkey = pkey;
-	spin_lock_init(&ch->lock);
-	ch->state = SRPT_CH_CONNECTING;
-	ch->login_busy = true;
-	INIT_LIST_HEAD(&ch->entry);
-	INIT_LIST_HEAD(&ch->sq_wait);
-	INIT_LIST_HEAD(&ch->free_cmds);
-	INIT_LIST_HEAD(&ch->recv_wait);
-	INIT_WORK(&ch->release_work, srpt_ch_release_work);
-	INIT_WORK(&ch->wait_work, srpt_recv_wait_work);
-	snprintf(ch->name, sizeof(ch->name), "login-%s", peer_name);
-	return ch;
-}
-
-/**
- * srpt_ch_setup() - allocate a channel's rings and create its queue pair
- * @ch: channel of an admitted login.
- * @g: what the login was granted.
- * @a: attributes of the admitting TPG.
- * @srq: the device's SRQ if @a says to use it, else NULL.
- *
- * The receive ring (or the SRQ) is posted before the login response is
- * sent, so the initiator never finds it empty.
- *
- * Return: 0, or a negative errno with nothing of this call left allocated.
- */
-static int srpt_ch_setup(struct srpt_rdma_ch *ch,
-			 const struct srpt_login_grant *g,
-			 const struct srpt_tpg_attrs *a, struct srpt_srq *srq)
-{
-	struct ib_device *dev = srpt_ch_dev(ch);
-	u32 i;
-	int ret;
-
-	ch->max_it_iu_len = g->max_it_iu_len;
-	ch->max_ti_iu_len = g->max_ti_iu_len;
-	ch->imm_data_offset = g->imm_data_offset;
-	ch->srq = srq;
-	ch->sq_size = max_t(u32, a->sq_size, SRPT_MIN_SQ_SIZE);
-	ch->rq_size = min_t(u32, SRPT_RQ_SIZE, dev->attrs.max_qp_wr - 1);
-
-	ret = srpt_alloc_rings(ch);
-	if (ret)
-		return ret;
-	ret = srpt_ch_create_qp(ch);
-	if (ret)
-		goto free_rings;
-	for (i = 0; ch->recvs && i < ch->rq_size; i++) {
-		ret = srpt_post_recv(ch, &ch->recvs[i]);
-		if (ret) {
-			pr_err("%s: posting receive buffers failed (%d)\n",
-			       ch->name, ret);
-			goto destroy_qp;
-		}
-	}
-	return 0;
-
-destroy_qp:
-	srpt_ch_destroy_qp(ch);
-free_rings:
-	srpt_free_rings(ch);
-	return ret;
 }
 
 /* ======================================================================== */
@@ -1465,8 +894,43 @@ static int srpt_sq_issue(struct srpt_cmd *cmd, enum srpt_sq_op op)
 	return ib_post_send(ch->qp, first, NULL);
 }
 
-static void srpt_sq_fail(struct srpt_cmd *cmd, enum srpt_sq_op op);
-static void srpt_submit_cmd(struct srpt_cmd *cmd);
+/**
+ * srpt_finish_rsp() - a response went out, or never will
+ * @cmd: command.
+ */
+static void srpt_finish_rsp(struct srpt_cmd *cmd)
+{
+	srpt_set_cmd_state(cmd, SRPT_CMD_DONE);
+	if (cmd->lio)
+		transport_generic_free_cmd(&cmd->se_cmd, 0);
+	else
+		srpt_put_cmd(cmd);
+}
+
+/**
+ * srpt_sq_fail() - finish a command whose work request cannot be posted
+ * @cmd: command.
+ * @op: what could not be posted.
+ *
+ * The channel is going away (or its QP broke): a command waiting for its
+ * DATA-OUT fails through LIO, which then asks for a response that is
+ * dropped here in turn.
+ */
+static void srpt_sq_fail(struct srpt_cmd *cmd, enum srpt_sq_op op)
+{
+	switch (op) {
+	case SRPT_SQ_TABLE:
+		srpt_finish_rsp(cmd);
+		break;
+	case SRPT_SQ_DATA_OUT:
+		transport_generic_request_failure(&cmd->se_cmd,
+						  TCM_CHECK_CONDITION_ABORT_CMD);
+		break;
+	case SRPT_SQ_RSP:
+		srpt_finish_rsp(cmd);
+		break;
+	}
+}
 
 /**
  * srpt_sq_post() - post now, or queue until the send queue has room
@@ -1535,44 +999,6 @@ static void srpt_sq_complete(struct srpt_rdma_ch *ch, u32 nwrs)
 	list_for_each_entry_safe(cmd, tmp, &failed, sq_entry) {
 		list_del(&cmd->sq_entry);
 		srpt_sq_fail(cmd, cmd->sq_op);
-	}
-}
-
-/**
- * srpt_finish_rsp() - a response went out, or never will
- * @cmd: command.
- */
-static void srpt_finish_rsp(struct srpt_cmd *cmd)
-{
-	srpt_set_cmd_state(cmd, SRPT_CMD_DONE);
-	if (cmd->lio)
-		transport_generic_free_cmd(&cmd->se_cmd, 0);
-	else
-		srpt_put_cmd(cmd);
-}
-
-/**
- * srpt_sq_fail() - finish a command whose work request cannot be posted
- * @cmd: command.
- * @op: what could not be posted.
- *
- * The channel is going away (or its QP broke): a command waiting for its
- * DATA-OUT fails through LIO, which then asks for a response that is
- * dropped here in turn.
- */
-static void srpt_sq_fail(struct srpt_cmd *cmd, enum srpt_sq_op op)
-{
-	switch (op) {
-	case SRPT_SQ_TABLE:
-		srpt_finish_rsp(cmd);
-		break;
-	case SRPT_SQ_DATA_OUT:
-		transport_generic_request_failure(&cmd->se_cmd,
-						  TCM_CHECK_CONDITION_ABORT_CMD);
-		break;
-	case SRPT_SQ_RSP:
-		srpt_finish_rsp(cmd);
-		break;
 	}
 }
 
@@ -2344,8 +1770,336 @@ static int srpt_get_cmd_state(struct se_cmd *se_cmd)
 }
 
 /* ======================================================================== */
-/* 5. Teardown                                                              */
+/* 5. Channel lifetime: resources, close, release, wait                     */
 /* ======================================================================== */
+
+/**
+ * srpt_free_rings() - free the receive ring and the command contexts
+ * @ch: channel; its QP is gone or never had these buffers posted.
+ */
+static void srpt_free_rings(struct srpt_rdma_ch *ch)
+{
+	struct ib_device *dev = srpt_ch_dev(ch);
+	u32 i;
+
+	for (i = 0; ch->cmds && i < ch->rq_size; i++) {
+		struct srpt_cmd *cmd = &ch->cmds[i];
+
+		if (!cmd->rsp)
+			continue;
+		ib_dma_unmap_single(dev, cmd->rsp_dma, ch->max_ti_iu_len,
+				    DMA_TO_DEVICE);
+		kfree(cmd->rsp);
+	}
+	kvfree(ch->cmds);
+	ch->cmds = NULL;
+
+	for (i = 0; ch->recvs && i < ch->rq_size; i++) {
+		struct srpt_recv *r = &ch->recvs[i];
+
+		if (!r->mem)
+			continue;
+		ib_dma_unmap_single(dev, r->dma, ch->max_it_iu_len,
+				    DMA_FROM_DEVICE);
+		kfree(r->mem);
+	}
+	kvfree(ch->recvs);
+	ch->recvs = NULL;
+}
+
+/**
+ * srpt_alloc_rings() - allocate the receive ring and the command contexts
+ * @ch: channel with rq_size, max_it_iu_len, max_ti_iu_len and
+ *	imm_data_offset set.
+ *
+ * Every receive buffer holds one request IU of the granted size, placed so
+ * that immediate data starts SRPT_IMM_ALIGN-aligned; every command context
+ * owns a response buffer of the granted response size.  A channel that
+ * receives through its device's SRQ (ch->srq) has no receive ring.
+ *
+ * Return: 0 or -ENOMEM; on failure nothing stays allocated.
+ */
+static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
+{
+	struct ib_device *dev = srpt_ch_dev(ch);
+	/* bytes in front of the IU that align its immediate data */
+	u32 pad = (SRPT_IMM_ALIGN - ch->imm_data_offset % SRPT_IMM_ALIGN) %
+		  SRPT_IMM_ALIGN;
+	u32 i;
+
+	if (!ch->srq) {
+		ch->recvs = kvcalloc(ch->rq_size, sizeof(*ch->recvs),
+				     GFP_KERNEL);
+		if (!ch->recvs)
+			goto fail;
+	}
+	ch->cmds = kvcalloc(ch->rq_size, sizeof(*ch->cmds), GFP_KERNEL);
+	if (!ch->cmds)
+		goto fail;
+
+	for (i = 0; ch->recvs && i < ch->rq_size; i++) {
+		struct srpt_recv *r = &ch->recvs[i];
+
+		r->ch = ch;
+		r->cqe.done = srpt_recv_done;
+		INIT_LIST_HEAD(&r->wait_entry);
+		r->mem = kmalloc(ch->max_it_iu_len + pad + SRPT_IMM_ALIGN - 1,
+				 GFP_KERNEL);
+		if (!r->mem)
+			goto fail;
+		r->buf = PTR_ALIGN(r->mem, SRPT_IMM_ALIGN) + pad;
+		r->dma = ib_dma_map_single(dev, r->buf, ch->max_it_iu_len,
+					   DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(dev, r->dma)) {
+			kfree(r->mem);
+			r->mem = NULL;
+			goto fail;
+		}
+	}
+	for (i = 0; i < ch->rq_size; i++) {
+		struct srpt_cmd *cmd = &ch->cmds[i];
+
+		cmd->ch = ch;
+		cmd->rdma_cqe.done = srpt_rdma_done;
+		cmd->send_cqe.done = srpt_send_done;
+		cmd->rsp = kzalloc(ch->max_ti_iu_len, GFP_KERNEL);
+		if (!cmd->rsp)
+			goto fail;
+		cmd->rsp_dma = ib_dma_map_single(dev, cmd->rsp,
+						 ch->max_ti_iu_len,
+						 DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(dev, cmd->rsp_dma)) {
+			kfree(cmd->rsp);
+			cmd->rsp = NULL;
+			goto fail;
+		}
+		list_add_tail(&cmd->sq_entry, &ch->free_cmds);
+	}
+	return 0;
+
+fail:
+	srpt_free_rings(ch);
+	return -ENOMEM;
+}
+
+/**
+ * srpt_qp_event() - asynchronous event of a channel's queue pair
+ * @event: the event.
+ * @ptr: the channel.
+ */
+static void srpt_qp_event(struct ib_event *event, void *ptr)
+{
+	struct srpt_rdma_ch *ch = ptr;
+
+	switch (event->event) {
+	case IB_EVENT_COMM_EST:
+		/* A request arrived before the CM saw the RTU. */
+		ch->cm_ops->comm_est(ch);
+		break;
+	case IB_EVENT_QP_LAST_WQE_REACHED:
+		break;
+	default:
+		pr_info("%s: QP event %s\n", ch->name,
+			ib_event_msg(event->event));
+		break;
+	}
+}
+
+/**
+ * srpt_ch_create_qp() - create the channel's completion queue and queue pair
+ * @ch: channel with its CM id and ring sizes set.
+ *
+ * One CQ serves both work queues.  Channels take the device's completion
+ * vectors in turn.  The send queue starts at ch->sq_size (the TPG's
+ * srp_sq_size) and is halved down to SRPT_MIN_SQ_SIZE while the device
+ * refuses it.  Both queues get one entry more than the driver ever uses,
+ * for ib_drain_qp().  What the send queue really got (the RDMA R/W API
+ * sizes it for its contexts, then clamps it to the device's limit) bounds
+ * what the channel posts: ch->sq_size is never more than that, less the
+ * entry of the drain.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
+{
+	struct srpt_device *sdev = ch->sport->sdev;
+	struct ib_device *dev = sdev->device;
+	struct ib_qp_init_attr attr;
+	u32 sq_size = ch->sq_size;
+	int vector, ret;
+
+	vector = (u32)atomic_inc_return(&sdev->next_comp_vector) %
+		 max(dev->num_comp_vectors, 1);
+	for (;;) {
+		ch->cq = ib_alloc_cq(dev, ch, ch->rq_size + sq_size + 2,
+				     vector, IB_POLL_WORKQUEUE);
+		if (IS_ERR(ch->cq)) {
+			ret = PTR_ERR(ch->cq);
+			ch->cq = NULL;
+		} else {
+			memset(&attr, 0, sizeof(attr));
+			attr.event_handler = srpt_qp_event;
+			attr.qp_context = ch;
+			attr.send_cq = ch->cq;
+			attr.recv_cq = ch->cq;
+			attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+			attr.qp_type = IB_QPT_RC;
+			attr.cap.max_send_wr = sq_size + 1;
+			if (ch->srq)
+				attr.srq = ch->srq->srq;
+			else
+				attr.cap.max_recv_wr = ch->rq_size + 1;
+			attr.cap.max_send_sge = min(dev->attrs.max_send_sge, 16);
+			attr.cap.max_recv_sge = 1;
+			attr.cap.max_rdma_ctxs = sq_size;
+			attr.port_num = ch->sport->port_num;
+			ret = ch->cm_ops->create_qp(ch, &attr);
+			if (!ret)
+				break;
+			ib_free_cq(ch->cq);
+			ch->cq = NULL;
+		}
+		if (sq_size / 2 < SRPT_MIN_SQ_SIZE) {
+			pr_err("%s: creating a queue pair failed (%d)\n",
+			       ch->name, ret);
+			return ret;
+		}
+		sq_size /= 2;
+		pr_info("%s: retrying with a send queue of %u entries (%d)\n",
+			ch->name, sq_size, ret);
+	}
+	/* The create call wrote back the send queue it really made. */
+	if (attr.cap.max_send_wr - 1 < sq_size) {
+		pr_info("%s: the device gave a send queue of %u entries; %u used\n",
+			ch->name, attr.cap.max_send_wr,
+			attr.cap.max_send_wr - 1);
+		sq_size = attr.cap.max_send_wr - 1;
+	}
+	ch->sq_size = sq_size;
+	ch->sq_avail = sq_size;
+	ch->qp_num = ch->qp->qp_num;
+	return 0;
+}
+
+/**
+ * srpt_ch_destroy_qp() - destroy what srpt_ch_create_qp() created
+ * @ch: channel.
+ */
+static void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
+{
+	if (ch->qp)
+		ch->cm_ops->destroy_qp(ch);
+	ch->qp = NULL;
+	if (ch->cq)
+		ib_free_cq(ch->cq);
+	ch->cq = NULL;
+}
+
+/**
+ * srpt_srq_free() - destroy a device's SRQ and free its buffers
+ * @sdev: device; no channel uses the SRQ any more.
+ */
+static void srpt_srq_free(struct srpt_device *sdev)
+{
+	struct srpt_srq *srq = sdev->srq;
+	u32 i;
+
+	if (!srq)
+		return;
+	sdev->srq = NULL;
+	if (srq->srq)
+		ib_destroy_srq(srq->srq);
+	for (i = 0; srq->recvs && i < srq->size; i++) {
+		struct srpt_recv *r = &srq->recvs[i];
+
+		if (!r->mem)
+			continue;
+		ib_dma_unmap_single(sdev->device, r->dma, srq->buf_len,
+				    DMA_FROM_DEVICE);
+		kfree(r->mem);
+	}
+	kvfree(srq->recvs);
+	kfree(srq);
+}
+
+/**
+ * srpt_srq_get() - the device's SRQ, created on first use
+ * @sdev: device; the caller holds srpt_dev_mutex.
+ *
+ * srpt_srq_size buffers of srp_max_req_size bytes, placed so that
+ * immediate data at SRPT_SRQ_IMM_OFFSET starts SRPT_IMM_ALIGN-aligned.
+ * A device that cannot give an SRQ that large gets one as large as it can.
+ *
+ * Return: the SRQ or an ERR_PTR().
+ */
+static struct srpt_srq *srpt_srq_get(struct srpt_device *sdev)
+{
+	struct ib_device *dev = sdev->device;
+	u32 pad = SRPT_IMM_ALIGN - SRPT_SRQ_IMM_OFFSET % SRPT_IMM_ALIGN;
+	struct ib_srq_init_attr attr = { };
+	struct srpt_srq *srq;
+	u32 i;
+	int ret;
+
+	lockdep_assert_held(&srpt_dev_mutex);
+	if (sdev->srq)
+		return sdev->srq;
+	srq = kzalloc(sizeof(*srq), GFP_KERNEL);
+	if (!srq)
+		return ERR_PTR(-ENOMEM);
+	sdev->srq = srq;
+	srq->size = min_t(u32, srpt_srq_size, dev->attrs.max_srq_wr);
+	srq->buf_len = srp_max_req_size;
+	srq->lkey = sdev->pd->local_dma_lkey;
+	srq->recvs = kvcalloc(srq->size, sizeof(*srq->recvs), GFP_KERNEL);
+	if (!srq->recvs) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	attr.attr.max_wr = srq->size;
+	attr.attr.max_sge = 1;
+	attr.srq_type = IB_SRQT_BASIC;
+	srq->srq = ib_create_srq(sdev->pd, &attr);
+	if (IS_ERR(srq->srq)) {
+		ret = PTR_ERR(srq->srq);
+		srq->srq = NULL;
+		pr_err("%s: creating an SRQ of %u entries failed (%d)\n",
+		       dev_name(&dev->dev), srq->size, ret);
+		goto fail;
+	}
+	for (i = 0; i < srq->size; i++) {
+		struct srpt_recv *r = &srq->recvs[i];
+
+		r->srq = srq;
+		r->cqe.done = srpt_recv_done;
+		INIT_LIST_HEAD(&r->wait_entry);
+		r->mem = kmalloc(srq->buf_len + pad + SRPT_IMM_ALIGN - 1,
+				 GFP_KERNEL);
+		if (!r->mem) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+		r->buf = PTR_ALIGN(r->mem, SRPT_IMM_ALIGN) + pad;
+		r->dma = ib_dma_map_single(dev, r->buf, srq->buf_len,
+					   DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(dev, r->dma)) {
+			kfree(r->mem);
+			r->mem = NULL;
+			ret = -ENOMEM;
+			goto fail;
+		}
+		ret = srpt_srq_post(srq, r);
+		if (ret)
+			goto fail;
+	}
+	pr_info("%s: shared receive queue of %u buffers of %u bytes\n",
+		dev_name(&dev->dev), srq->size, srq->buf_len);
+	return srq;
+
+fail:
+	srpt_srq_free(sdev);
+	return ERR_PTR(ret);
+}
 
 /**
  * srpt_ch_close() - decide that a channel ends
@@ -2484,6 +2238,94 @@ static void srpt_ch_release_work(struct work_struct *work)
 }
 
 /**
+ * srpt_ch_new() - a new channel object, without rings or queue pair
+ * @sport: port of the login.
+ * @cm_ops: transport of the login.
+ * @cm_id: CM id of the connection request.
+ * @pkey: P_Key of the login's path (IB CM only).
+ * @peer_name: initiator, for log lines until the channel has its name.
+ *
+ * Return: the channel (state SRPT_CH_CONNECTING, owned by the login path)
+ * or NULL.
+ */
+static struct srpt_rdma_ch *srpt_ch_new(struct srpt_port *sport,
+					const struct srpt_cm_ops *cm_ops,
+					void *cm_id, u16 pkey,
+					const char *peer_name)
+{
+	struct srpt_rdma_ch *ch;
+
+	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	if (!ch)
+		return NULL;
+	ch->sport = sport;
+	ch->cm_ops = cm_ops;
+	ch->cm_id = cm_id;
+	ch->pkey = pkey;
+	spin_lock_init(&ch->lock);
+	ch->state = SRPT_CH_CONNECTING;
+	ch->login_busy = true;
+	INIT_LIST_HEAD(&ch->entry);
+	INIT_LIST_HEAD(&ch->sq_wait);
+	INIT_LIST_HEAD(&ch->free_cmds);
+	INIT_LIST_HEAD(&ch->recv_wait);
+	INIT_WORK(&ch->release_work, srpt_ch_release_work);
+	INIT_WORK(&ch->wait_work, srpt_recv_wait_work);
+	snprintf(ch->name, sizeof(ch->name), "login-%s", peer_name);
+	return ch;
+}
+
+/**
+ * srpt_ch_setup() - allocate a channel's rings and create its queue pair
+ * @ch: channel of an admitted login.
+ * @g: what the login was granted.
+ * @a: attributes of the admitting TPG.
+ * @srq: the device's SRQ if @a says to use it, else NULL.
+ *
+ * The receive ring (or the SRQ) is posted before the login response is
+ * sent, so the initiator never finds it empty.
+ *
+ * Return: 0, or a negative errno with nothing of this call left allocated.
+ */
+static int srpt_ch_setup(struct srpt_rdma_ch *ch,
+			 const struct srpt_login_grant *g,
+			 const struct srpt_tpg_attrs *a, struct srpt_srq *srq)
+{
+	struct ib_device *dev = srpt_ch_dev(ch);
+	u32 i;
+	int ret;
+
+	ch->max_it_iu_len = g->max_it_iu_len;
+	ch->max_ti_iu_len = g->max_ti_iu_len;
+	ch->imm_data_offset = g->imm_data_offset;
+	ch->srq = srq;
+	ch->sq_size = max_t(u32, a->sq_size, SRPT_MIN_SQ_SIZE);
+	ch->rq_size = min_t(u32, SRPT_RQ_SIZE, dev->attrs.max_qp_wr - 1);
+
+	ret = srpt_alloc_rings(ch);
+	if (ret)
+		return ret;
+	ret = srpt_ch_create_qp(ch);
+	if (ret)
+		goto free_rings;
+	for (i = 0; ch->recvs && i < ch->rq_size; i++) {
+		ret = srpt_post_recv(ch, &ch->recvs[i]);
+		if (ret) {
+			pr_err("%s: posting receive buffers failed (%d)\n",
+			       ch->name, ret);
+			goto destroy_qp;
+		}
+	}
+	return 0;
+
+destroy_qp:
+	srpt_ch_destroy_qp(ch);
+free_rings:
+	srpt_free_rings(ch);
+	return ret;
+}
+
+/**
  * srpt_close_channels() - close every channel that matches
  * @match: predicate.
  * @arg: its argument.
@@ -2579,63 +2421,6 @@ static void srpt_wait_channels_gone(bool (*match)(struct srpt_rdma_ch *ch,
 			srpt_log_waiting(match, arg, what);
 	}
 }
-
-/**
- * srpt_remove_one() - IB client callback for a device going away
- * @device: the device.
- * @client_data: our srpt_device.
- *
- * No new login is accepted on the device; its channels are closed, and
- * everything that uses the device's SRQ and PD is gone once its last
- * reference is (the RDMA core removes this client before the RDMA/CM, so
- * all channels still have their CM ids).  Target ports bound to the
- * device's ports become unbound; they stay in configfs until the
- * administrator removes them.
- */
-static void srpt_remove_one(struct ib_device *device, void *client_data)
-{
-	struct srpt_device *sdev = client_data;
-	int n;
-	u32 i;
-
-	mutex_lock(&srpt_dev_mutex);
-	sdev->removing = true;
-	mutex_unlock(&srpt_dev_mutex);
-	if (sdev->cm_id)
-		ib_destroy_cm_id(sdev->cm_id);
-	sdev->cm_id = NULL;
-	n = srpt_close_channels(srpt_ch_on_device, sdev);
-	if (n)
-		pr_info("%s: removing the device closed %d channel(s)\n",
-			dev_name(&device->dev), n);
-	/* The IB client's reference; each channel holds its own. */
-	srpt_device_put(sdev);
-	while (!wait_for_completion_timeout(&sdev->released, 10 * HZ))
-		srpt_log_waiting(srpt_ch_on_device, sdev,
-				 dev_name(&device->dev));
-	srpt_srq_free(sdev);
-
-	ib_unregister_event_handler(&sdev->event_handler);
-	for (i = 0; i < sdev->port_cnt; i++) {
-		cancel_work_sync(&sdev->ports[i].refresh_work);
-		srpt_dm_unregister(&sdev->ports[i]);
-	}
-
-	mutex_lock(&srpt_dev_mutex);
-	list_del(&sdev->entry);
-	srpt_rebind_tports();
-	mutex_unlock(&srpt_dev_mutex);
-
-	pr_info("removed %s\n", dev_name(&device->dev));
-	ib_dealloc_pd(sdev->pd);
-	kfree(sdev);
-}
-
-static struct ib_client srpt_client = {
-	.name = "srpt",
-	.add = srpt_add_one,
-	.remove = srpt_remove_one,
-};
 
 /* ======================================================================== */
 /* 6. Logins                                                                */
@@ -3692,7 +3477,217 @@ static struct rdma_cm_id *srpt_rdma_cm_listen(u16 port)
 }
 
 /* ======================================================================== */
-/* 7. configfs / LIO glue                                                   */
+/* 7. Devices: added, port events, removed                                  */
+/* ======================================================================== */
+
+/**
+ * srpt_port_refresh() - re-read the attributes and GID 0 of a port
+ * @sport: port to refresh.
+ *
+ * Updates the port's names and rebinds target ports when the GID changed,
+ * makes sure the Device Management agent runs (InfiniBand and RoCE);
+ * closes the port's channels when it stopped being active (an initiator
+ * logs in again once the link is back).
+ */
+static void srpt_port_refresh(struct srpt_port *sport)
+{
+	struct ib_device *dev = sport->sdev->device;
+	struct ib_port_attr attr;
+	bool went_down;
+	union ib_gid gid;
+	int ret, n;
+
+	ret = ib_query_port(dev, sport->port_num, &attr);
+	if (ret) {
+		pr_warn("%s port %u: querying port attributes failed (%d)\n",
+			dev_name(&dev->dev), sport->port_num, ret);
+		memset(&attr, 0, sizeof(attr));
+	}
+	if (rdma_query_gid(dev, sport->port_num, 0, &gid))
+		memset(&gid, 0, sizeof(gid));
+
+	mutex_lock(&srpt_dev_mutex);
+	went_down = sport->state == IB_PORT_ACTIVE &&
+		    attr.state != IB_PORT_ACTIVE;
+	sport->state = attr.state;
+	if (memcmp(sport->gid, gid.raw, sizeof(sport->gid))) {
+		memcpy(sport->gid, gid.raw, sizeof(sport->gid));
+		srpt_format_guid_name(sport->guid_name, sport->gid + 8);
+		srpt_format_gid_name(sport->gid_name, sport->gid);
+		pr_info("%s port %u: target port names %s and %s\n",
+			dev_name(&dev->dev), sport->port_num,
+			sport->guid_name, sport->gid_name);
+		srpt_rebind_tports();
+	}
+	mutex_unlock(&srpt_dev_mutex);
+
+	/* The agent answers on every change: SM, LID, P_Key, port up. */
+	srpt_dm_register(sport);
+	if (went_down) {
+		n = srpt_close_channels(srpt_ch_on_port, sport);
+		pr_info("%s port %u: no longer active (%s)%s\n",
+			dev_name(&dev->dev), sport->port_num,
+			srpt_port_state_name(attr.state),
+			n ? ", its channels are being closed" : "");
+	}
+}
+
+static void srpt_port_refresh_work(struct work_struct *work)
+{
+	srpt_port_refresh(container_of(work, struct srpt_port, refresh_work));
+}
+
+/**
+ * srpt_event_handler() - asynchronous RDMA device event callback
+ * @handler: our handler, embedded in struct srpt_device.
+ * @event: the event.
+ *
+ * May run in atomic context, so port changes are handled in a work item.
+ */
+static void srpt_event_handler(struct ib_event_handler *handler,
+			       struct ib_event *event)
+{
+	struct srpt_device *sdev =
+		container_of(handler, struct srpt_device, event_handler);
+	u32 port_num = event->element.port_num;
+
+	switch (event->event) {
+	case IB_EVENT_PORT_ERR:
+	case IB_EVENT_PORT_ACTIVE:
+	case IB_EVENT_LID_CHANGE:
+	case IB_EVENT_PKEY_CHANGE:
+	case IB_EVENT_SM_CHANGE:
+	case IB_EVENT_CLIENT_REREGISTER:
+	case IB_EVENT_GID_CHANGE:
+		if (port_num < 1 || port_num > sdev->port_cnt) {
+			pr_warn("%s: event %s for invalid port %u\n",
+				dev_name(&sdev->device->dev),
+				ib_event_msg(event->event), port_num);
+			return;
+		}
+		pr_debug("%s port %u: %s\n", dev_name(&sdev->device->dev),
+			 port_num, ib_event_msg(event->event));
+		schedule_work(&sdev->ports[port_num - 1].refresh_work);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * srpt_add_one() - IB client callback for a new RDMA device
+ * @device: the device.
+ *
+ * Return: 0 or a negative errno; -EOPNOTSUPP tells the RDMA core that this
+ * client does not use the device.
+ */
+static int srpt_add_one(struct ib_device *device)
+{
+	struct srpt_device *sdev;
+	u32 i;
+
+	sdev = kzalloc(struct_size(sdev, ports, device->phys_port_cnt),
+		       GFP_KERNEL);
+	if (!sdev)
+		return -ENOMEM;
+	sdev->device = device;
+	kref_init(&sdev->refs);
+	init_completion(&sdev->released);
+	sdev->port_cnt = device->phys_port_cnt;
+	sdev->pd = ib_alloc_pd(device, 0);
+	if (IS_ERR(sdev->pd)) {
+		int ret = PTR_ERR(sdev->pd);
+
+		pr_err("%s: allocating a protection domain failed (%d)\n",
+		       dev_name(&device->dev), ret);
+		kfree(sdev);
+		return ret;
+	}
+	for (i = 0; i < sdev->port_cnt; i++) {
+		sdev->ports[i].sdev = sdev;
+		sdev->ports[i].port_num = i + 1;
+		INIT_WORK(&sdev->ports[i].refresh_work, srpt_port_refresh_work);
+		mutex_init(&sdev->ports[i].dm_mutex);
+	}
+
+	mutex_lock(&srpt_dev_mutex);
+	if (!srpt_service_guid)
+		srpt_service_guid = be64_to_cpu(device->node_guid);
+	list_add_tail(&sdev->entry, &srpt_dev_list);
+	mutex_unlock(&srpt_dev_mutex);
+
+	INIT_IB_EVENT_HANDLER(&sdev->event_handler, device, srpt_event_handler);
+	ib_register_event_handler(&sdev->event_handler);
+
+	for (i = 0; i < sdev->port_cnt; i++)
+		srpt_port_refresh(&sdev->ports[i]);
+	srpt_ib_cm_listen(sdev);
+
+	ib_set_client_data(device, &srpt_client, sdev);
+	pr_info("added %s with %u port(s)\n", dev_name(&device->dev),
+		sdev->port_cnt);
+	return 0;
+}
+
+/**
+ * srpt_remove_one() - IB client callback for a device going away
+ * @device: the device.
+ * @client_data: our srpt_device.
+ *
+ * No new login is accepted on the device; its channels are closed, and
+ * everything that uses the device's SRQ and PD is gone once its last
+ * reference is (the RDMA core removes this client before the RDMA/CM, so
+ * all channels still have their CM ids).  Target ports bound to the
+ * device's ports become unbound; they stay in configfs until the
+ * administrator removes them.
+ */
+static void srpt_remove_one(struct ib_device *device, void *client_data)
+{
+	struct srpt_device *sdev = client_data;
+	int n;
+	u32 i;
+
+	mutex_lock(&srpt_dev_mutex);
+	sdev->removing = true;
+	mutex_unlock(&srpt_dev_mutex);
+	if (sdev->cm_id)
+		ib_destroy_cm_id(sdev->cm_id);
+	sdev->cm_id = NULL;
+	n = srpt_close_channels(srpt_ch_on_device, sdev);
+	if (n)
+		pr_info("%s: removing the device closed %d channel(s)\n",
+			dev_name(&device->dev), n);
+	/* The IB client's reference; each channel holds its own. */
+	srpt_device_put(sdev);
+	while (!wait_for_completion_timeout(&sdev->released, 10 * HZ))
+		srpt_log_waiting(srpt_ch_on_device, sdev,
+				 dev_name(&device->dev));
+	srpt_srq_free(sdev);
+
+	ib_unregister_event_handler(&sdev->event_handler);
+	for (i = 0; i < sdev->port_cnt; i++) {
+		cancel_work_sync(&sdev->ports[i].refresh_work);
+		srpt_dm_unregister(&sdev->ports[i]);
+	}
+
+	mutex_lock(&srpt_dev_mutex);
+	list_del(&sdev->entry);
+	srpt_rebind_tports();
+	mutex_unlock(&srpt_dev_mutex);
+
+	pr_info("removed %s\n", dev_name(&device->dev));
+	ib_dealloc_pd(sdev->pd);
+	kfree(sdev);
+}
+
+static struct ib_client srpt_client = {
+	.name = "srpt",
+	.add = srpt_add_one,
+	.remove = srpt_remove_one,
+};
+
+/* ======================================================================== */
+/* 8. configfs / LIO glue                                                   */
 /* ======================================================================== */
 
 static inline struct srpt_tport *srpt_wwn_to_tport(struct se_wwn *wwn)
@@ -4391,7 +4386,7 @@ static const struct target_core_fabric_ops srpt_template = {
 };
 
 /* ======================================================================== */
-/* 8. Module init and exit                                                  */
+/* 9. Module init and exit                                                  */
 /* ======================================================================== */
 
 /**
