@@ -8,19 +8,9 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir="$top/build/checkpatch"
-tarball=/usr/src/linux-source-6.1.tar.xz
-
-if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
-	if [ ! -f "$tarball" ]; then
-		echo "checkpatch: $tarball missing (apt-get install linux-source-6.1)" >&2
-		exit 2
-	fi
-	mkdir -p "$dir"
-	tar -xJf "$tarball" -C "$dir" --strip-components=1 \
-		linux-source-6.1/scripts/checkpatch.pl \
-		linux-source-6.1/scripts/spelling.txt \
-		linux-source-6.1/scripts/const_structs.checkpatch
-fi
+. "$top/tools/linux-source.sh"
+linux_source_unpack checkpatch "$dir" scripts/checkpatch.pl \
+	scripts/spelling.txt scripts/const_structs.checkpatch
 
 cd "$top"
 files=${*:-"ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h"}

@@ -11,17 +11,8 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir="$top/build/kernel-doc"
-tarball=/usr/src/linux-source-6.1.tar.xz
-
-if [ ! -f "$dir/scripts/kernel-doc" ]; then
-	if [ ! -f "$tarball" ]; then
-		echo "kernel-doc: $tarball missing (apt-get install linux-source-6.1)" >&2
-		exit 2
-	fi
-	mkdir -p "$dir"
-	tar -xJf "$tarball" -C "$dir" --strip-components=1 \
-		linux-source-6.1/scripts/kernel-doc
-fi
+. "$top/tools/linux-source.sh"
+linux_source_unpack kernel-doc "$dir" scripts/kernel-doc
 
 cd "$top"
 files=${*:-"ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h"}

@@ -8,23 +8,9 @@
 # that names another; the packaged module source builds with dkms.conf's
 # own MAKE line for the kernel DKMS names, and only with that kernel's
 # headers.
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-cd "$top" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-# check NAME CMD...: ok when CMD exits 0, its output as diagnostics otherwise.
-check() {
-	n=$((n + 1))
-	_name=$1
-	shift
-	if "$@" >"$tmp/out" 2>&1; then
-		echo "ok $n - $_name"
-	else
-		echo "not ok $n - $_name"
-		tail -n 40 "$tmp/out" | sed 's/^/# /'
-	fi
-}
+TAP_DIAG_TAIL=1
+# shellcheck source=tools/tests/host/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 ver=$(make -s version)
 arch=$(dpkg --print-architecture)

@@ -7,22 +7,8 @@
 # has the kernel's ABI fields (What, Date, KernelVersion, Contact,
 # Description) in every entry and an entry for every configfs attribute
 # the module defines (CONFIGFS_ATTR and CONFIGFS_ATTR_RO in ib_srpt.c).
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-cd "$top" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-check() {
-	n=$((n + 1))
-	_name=$1
-	shift
-	if "$@" >"$tmp/out" 2>&1; then
-		echo "ok $n - $_name"
-	else
-		echo "not ok $n - $_name"
-		head -n 40 "$tmp/out" | sed 's/^/# /'
-	fi
-}
+# shellcheck source=tools/tests/host/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 # man_order PAGE: its .SH headings are in the order man-pages(7) lists
 # (headings it does not list may come anywhere).

@@ -5,39 +5,15 @@
 # test each), and scripts/kernel-doc -none from linux-source-6.1 nothing in
 # the module's sources (tools/kernel-doc.sh).  Two self-checks first show
 # that each gate reports what it is meant to catch.
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-cd "$top" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-# check NAME CMD...: ok when CMD exits 0, its output as diagnostics otherwise.
-check() {
-	n=$((n + 1))
-	_name=$1
-	shift
-	if "$@" >"$tmp/out" 2>&1; then
-		echo "ok $n - $_name"
-	else
-		echo "not ok $n - $_name"
-		head -n 60 "$tmp/out" | sed 's/^/# /'
-	fi
-}
-# fails NAME CMD...: ok when CMD exits non-zero.
-fails() {
-	n=$((n + 1))
-	if "$2" "$3" "$4" >"$tmp/out" 2>&1; then
-		echo "not ok $n - $1"
-		sed 's/^/# /' "$tmp/out"
-	else
-		echo "ok $n - $1"
-	fi
-}
+TAP_DIAG_LINES=60
+# shellcheck source=tools/tests/host/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 # shellcheck disable=SC2016 # the script's own $1
 printf '#!/bin/sh\nrm -rf $1/tmp\n' >"$tmp/bad.sh"
-fails "self-check: shellcheck reports an unquoted argument" shellcheck "$tmp/bad.sh" ""
+fails "self-check: shellcheck reports an unquoted argument" shellcheck "$tmp/bad.sh"
 printf '/**\n * f() - does f\n * @a: first.\n */\nint f(int a, int b);\n' >"$tmp/bad.c"
-fails "self-check: kernel-doc reports an undescribed parameter" tools/kernel-doc.sh "$tmp/bad.c" ""
+fails "self-check: kernel-doc reports an undescribed parameter" tools/kernel-doc.sh "$tmp/bad.c"
 
 for f in $(tools/shellcheck.sh list); do
 	check "shellcheck $f" shellcheck "$f"
