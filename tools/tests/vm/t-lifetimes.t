@@ -53,6 +53,31 @@ in_time() {
 # wait_bound: the target port is bound to the re-added device again.
 bound_msg="target port 0x$RXE_GID_HEX: bound to $RXE_DEV port 1"
 
+# login_races RACE UNDO: seven logins (one channel each, see below), RACE D
+# run D seconds into each, then no channel may be left; UNDO D restores
+# what RACE took away.  Failures collect in $bad.
+login_races() {
+	bad=
+	for d in 0 0.05 0.1 0.2 0.4 0.8 1.5; do
+		srp_login ch_count=1 >/dev/null 2>&1 &
+		_lp=$!
+		sleep "$d"
+		"$1" "$d"
+		wait "$_lp"
+		srpt_channels_are 0 30 || bad="$bad channels@$d"
+		srp_logout_all || bad="$bad logout@$d"
+		"$2" "$d"
+	done
+}
+# io_after WHAT SIZE: a login and SIZE of verified 4k I/O after WHAT.
+io_after() {
+	if srp_login && disk=$(srp_disk 30) && fio_direct "$disk" 4k "$2"; then
+		ok "login and verified I/O after $1"
+	else
+		not_ok "login and verified I/O after $1"
+	fi
+}
+
 # 1. Device removal with live channels, without and with the SRQ.
 bad=
 for mode in 0 1 0 1; do
@@ -81,11 +106,7 @@ for mode in 0 1 0 1; do
 done
 is "$bad" "" "RDMA device deleted 4 times with live channels under fio (SRQ off and on), re-added, target port bound again"
 echo 0 >"$at/use_srq"
-if srp_login && disk=$(srp_disk 30) && fio_direct "$disk" 4k 8m; then
-	ok "login and verified I/O after the device removals"
-else
-	not_ok "login and verified I/O after the device removals"
-fi
+io_after "the device removals" 8m
 run_ok "logout" srp_logout_wait
 
 # 2. Node ACL removal racing logins.  The login is started in the
@@ -96,49 +117,30 @@ run_ok "logout" srp_logout_wait
 # __ib_process_cq() from srp_destroy_qp() in srp_free_ch_ib(), found on the
 # debug kernel; Documentation/testing.rst): the initiator's bug, which would
 # fail the splat check whatever the target does.
-bad=
-for d in 0 0.05 0.1 0.2 0.4 0.8 1.5; do
-	srp_login ch_count=1 >/dev/null 2>&1 &
-	lp=$!
-	sleep "$d"
+# acl_race D: remove the node ACL D seconds into a login.
+acl_race() {
 	in_time 60 srp_acl_remove "$ini"
-	rc=$?
-	[ $rc = 0 ] || bad="$bad rmdir@$d($rc)"
-	wait "$lp"
-	srpt_channels_are 0 30 || bad="$bad channels@$d"
-	srp_logout_all || bad="$bad logout@$d"
-	if [ $rc = 2 ]; then
-		# The rmdir waited for the logout: let it end before going on.
+	_rc=$?
+	[ "$_rc" = 0 ] || bad="$bad rmdir@$1($_rc)"
+}
+# acl_back D: the ACL again, once an rmdir that waited for the logout ended.
+acl_back() {
+	if [ "$_rc" = 2 ]; then
 		in_time 60 sh -c "while [ -d '$SRPT_TPG/acls/$ini' ]; do sleep 0.1; done"
 	fi
-	srp_acl "$ini" || bad="$bad acl@$d"
-done
+	srp_acl "$ini" || bad="$bad acl@$1"
+}
+login_races acl_race acl_back
 is "$bad" "" "node ACL removed at 7 points of a login: rmdir returns without waiting for a logout, no channel left"
-if srp_login && disk=$(srp_disk 30) && fio_direct "$disk" 4k 4m; then
-	ok "login and verified I/O after the ACL races"
-else
-	not_ok "login and verified I/O after the ACL races"
-fi
+io_after "the ACL races" 4m
 run_ok "logout" srp_logout_wait
 
 # 3. TPG disable racing logins.
-bad=
-for d in 0 0.05 0.1 0.2 0.4 0.8 1.5; do
-	srp_login ch_count=1 >/dev/null 2>&1 &
-	lp=$!
-	sleep "$d"
-	in_time 30 sh -c "echo 0 >'$SRPT_TPG/enable'" || bad="$bad disable@$d"
-	wait "$lp"
-	srpt_channels_are 0 30 || bad="$bad channels@$d"
-	srp_logout_all || bad="$bad logout@$d"
-	echo 1 >"$SRPT_TPG/enable" || bad="$bad enable@$d"
-done
+tpg_off() { in_time 30 sh -c "echo 0 >'$SRPT_TPG/enable'" || bad="$bad disable@$1"; }
+tpg_on() { echo 1 >"$SRPT_TPG/enable" || bad="$bad enable@$1"; }
+login_races tpg_off tpg_on
 is "$bad" "" "TPG disabled at 7 points of a login: no channel left"
-if srp_login && disk=$(srp_disk 30) && fio_direct "$disk" 4k 4m; then
-	ok "login and verified I/O after the TPG races"
-else
-	not_ok "login and verified I/O after the TPG races"
-fi
+io_after "the TPG races" 4m
 run_ok "logout" srp_logout_wait
 
 # 4. LUN resets while one channel keeps every credit busy.  ib_srp's queue
