@@ -45,6 +45,15 @@ if srp_login && disk=$(srp_lun_disk 0 30); then ok "ib_srp logged in ($disk)"; e
 base=$(srpt_channels)
 if [ "$base" -gt 0 ] 2>/dev/null; then ok "ib_srp's $base channel(s) seen"; else
 	not_ok "ib_srp's channels seen (srpt_channels printed '$base')"; exit 1; fi
+# How many channels the target has for the hostile initiator (srp-hostile
+# checks it released one): its ACL's info (ours), all channels but
+# ib_srp's (the in-tree driver); a read that blocks for 10 s counts as none
+# known.
+if ours; then
+	chcmd="timeout 10 grep -c '^CID: ' $SRPT_TPG/acls/$hi/info"
+else
+	chcmd="timeout 10 sh -c '. $SRPT_REPO/tools/vm/srp.sh; echo \$((\$(srpt_channels) - $base))'"
+fi
 
 # The well-behaved session: fio with verify, over and over, until told to stop.
 rm -f /tmp/bg.stop /tmp/bg.fail /tmp/bg.runs
@@ -63,7 +72,7 @@ diag "srp-hostile started $(date)"
 # shellcheck disable=SC2086 # $srq: no word when unset
 "$bin"/srp-hostile --id-ext "$(srpt_guid16)" --initiator-id $hi --lun 0 \
 	--max-req-size "$(cat /sys/module/ib_srpt/parameters/srp_max_req_size)" \
-	${srq:-} ${SRPT_HOSTILE_CASE:+--case "$SRPT_HOSTILE_CASE"} \
+	--channels-cmd "$chcmd" ${srq:-} ${SRPT_HOSTILE_CASE:+--case "$SRPT_HOSTILE_CASE"} \
 	192.168.123.1 "$SRPT_CM_PORT" >/tmp/hostile.tap 2>/tmp/hostile.err
 status=$?
 diag "srp-hostile finished $(date)"
