@@ -30,9 +30,12 @@ run_harness() {
 }
 
 run_vm() {
+	# Both are part of this tree: one missing (or vmtest without its run
+	# bit, which prove -e needs) is a broken tree, not a VM set that passed.
 	if ! ls tools/tests/vm/*.t >/dev/null 2>&1 || [ ! -x tools/vm/vmtest ]; then
-		echo "check: the VM harness (tools/vm/) and VM tests are not in this tree yet; VM tests not run"
-		return 0
+		echo "check: FAILED: the VM harness (tools/vm/vmtest, executable) or the VM tests (tools/tests/vm/*.t) are missing"
+		rc=1
+		return
 	fi
 	tests=""
 	for t in ${SRPT_VM_TESTS:-$(ls tools/tests/vm/*.t)}; do

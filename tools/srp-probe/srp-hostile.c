@@ -13,11 +13,13 @@
  */
 #include "srpi.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define REJ_UNABLE	0x00010000
@@ -33,6 +35,8 @@ struct ctx {
 	uint32_t max_req;	/* the target's srp_max_req_size */
 	uint64_t lun;
 	int srq;
+	const char *channels_cmd;	/* --channels-cmd: counts our channels */
+	char count_err[160];	/* why the last count failed */
 	const char *only;
 	int n, failed;
 };
@@ -164,6 +168,75 @@ static void expect_alive(struct ctx *x, struct srpi_conn *c, const char *name)
 	result(x, ret == 0, name, "TEST UNIT READY: %s",
 	       ret == SRPI_GONE ? srpi_gone_why(c) :
 	       ret == SRPI_TIMEDOUT ? "no response" : "error status");
+}
+
+/*
+ * How many channels the target has for this initiator now, from
+ * --channels-cmd; -1 when there is no command or it printed no number
+ * (@x->count_err then says what it printed).
+ */
+static int target_channels(struct ctx *x)
+{
+	char line[128] = "";
+	FILE *f;
+	int n = -1;
+
+	snprintf(x->count_err, sizeof(x->count_err), "%s",
+		 x->channels_cmd ? "" : "no --channels-cmd");
+	if (!x->channels_cmd)
+		return -1;
+	f = popen(x->channels_cmd, "r");
+	if (!f) {
+		snprintf(x->count_err, sizeof(x->count_err), "popen: %s",
+			 strerror(errno));
+		return -1;
+	}
+	if (!fgets(line, sizeof(line), f) || sscanf(line, "%d", &n) != 1) {
+		line[strcspn(line, "\n")] = 0;
+		snprintf(x->count_err, sizeof(x->count_err),
+			 "--channels-cmd printed '%s'", line);
+		n = -1;
+	}
+	pclose(f);
+	return n;
+}
+
+/*
+ * Wait until the target has released every channel of this initiator
+ * (--channels-cmd); 0 when it did within @ms.  Without a way to count
+ * them (@left is -1) that cannot be known: not 0.
+ */
+static int target_released(struct ctx *x, int ms, int *left)
+{
+	struct timespec t0, t;
+	int n = target_channels(x);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (n > 0) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 +
+		    (t.tv_nsec - t0.tv_nsec) / 1000000 >= ms)
+			break;
+		usleep(100000);
+		n = target_channels(x);
+	}
+	*left = n;
+	return n == 0 ? 0 : -1;
+}
+
+/* Why target_released() failed, for a result line. */
+static const char *left_why(struct ctx *x, int left)
+{
+	static char buf[200];
+
+	if (left < 0)
+		snprintf(buf, sizeof(buf), "channels not countable: %s",
+			 x->count_err);
+	else
+		snprintf(buf, sizeof(buf),
+			 "the target still has %d channel(s) of this initiator",
+			 left);
+	return buf;
 }
 
 static void close_ch(struct srpi_conn *c)
@@ -840,7 +913,7 @@ static void race(struct ctx *x, const char *name, enum race what)
 	struct srpi_rsp r;
 	uint64_t tags[8];
 	int i, n = what == RACE_ABORT_WRITE || what == RACE_ABORT_READ ? 1 : 8;
-	int ret = 0, bad = 0;
+	int ret = 0, bad = 0, left = -1;
 	uint8_t code = 0xff;
 	size_t len;
 
@@ -895,9 +968,11 @@ static void race(struct ctx *x, const char *name, enum race what)
 		result(x, srpi_gone(c), name, "no disconnect event");
 		break;
 	case RACE_CLOSE:
+		/* The target sees its queue pair fail and releases the channel. */
 		srpi_close(c);
 		c = NULL;
-		result(x, 1, name, NULL);
+		ret = target_released(x, 30000, &left);
+		result(x, ret == 0, name, "%s", left_why(x, left));
 		break;
 	}
 	close_ch(c);
@@ -968,7 +1043,7 @@ static void flow_cases(struct ctx *x)
 	race(x, "TMF: LUN RESET with 8 transfers in flight", RACE_LUN_RESET);
 	race(x, "teardown: SRP_I_LOGOUT with 8 transfers in flight: the target closes", RACE_LOGOUT);
 	race(x, "teardown: disconnect with 8 transfers in flight", RACE_DISCONNECT);
-	race(x, "teardown: queue pair destroyed with 8 transfers in flight", RACE_CLOSE);
+	race(x, "teardown: queue pair destroyed with 8 transfers in flight: the target releases the channel", RACE_CLOSE);
 }
 
 static void final_case(struct ctx *x)
@@ -1018,6 +1093,9 @@ static void usage(FILE *f)
 "  -l, --lun N              that LUN (default 0)\n"
 "  -M, --max-req-size N     the target's srp_max_req_size (default 8276)\n"
 "  -Q, --srq                the target runs with use_srq=1\n"
+"  -C, --channels-cmd CMD   shell command printing how many channels the target\n"
+"                           has for this initiator (the case that checks the\n"
+"                           target releases a channel fails without it)\n"
 "  -c, --case TEXT          only the cases whose name contains TEXT\n"
 "  -v, --verbose            trace every IU\n");
 }
@@ -1028,6 +1106,7 @@ int main(int argc, char **argv)
 		{ "id-ext", 1, NULL, 'e' }, { "initiator-id", 1, NULL, 'I' },
 		{ "lun", 1, NULL, 'l' }, { "max-req-size", 1, NULL, 'M' },
 		{ "srq", 0, NULL, 'Q' }, { "case", 1, NULL, 'c' },
+		{ "channels-cmd", 1, NULL, 'C' },
 		{ "verbose", 0, NULL, 'v' }, { "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1042,7 +1121,7 @@ int main(int argc, char **argv)
 	};
 	int opt, have_id = 0, have_ini = 0;
 
-	while ((opt = getopt_long(argc, argv, "e:I:l:M:Qc:vh", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "e:I:l:M:QC:c:vh", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (srpi_parse_hex(optarg, x.l.target_id, 8))
@@ -1063,6 +1142,9 @@ int main(int argc, char **argv)
 			break;
 		case 'Q':
 			x.srq = 1;
+			break;
+		case 'C':
+			x.channels_cmd = optarg;
 			break;
 		case 'c':
 			x.only = optarg;

@@ -7,10 +7,13 @@
 # more than one FILE each splat line is prefixed "FILE: ", as grep does.
 #
 # Splats: WARN (WARNING:, "[ cut here ]"), BUG: (soft lockup, KASAN, might
-# sleep, bad page state, ...), "kernel BUG at", Oops, general protection
-# fault, Kernel panic, lockdep reports, RCU stalls and suspicious RCU usage,
-# hung tasks, hard lockups, refcount_t, UBSAN, KASAN, kmemleak and list
-# corruption.  Lockdep's "trying to register non-static key" (a lock used
+# sleep, bad page state, ...), "kernel BUG at", Oops, every die() header
+# ("divide error: 0000 [#1]", "invalid opcode: 0000 [#1]", "stack segment:
+# 0000 [#1]", general protection fault, ...: Debian's 6.1 prints them
+# without "Oops:"), SLUB's object checks ("BUG kmalloc-64 (Not tainted):
+# Poison overwritten"), Kernel panic, lockdep reports, RCU stalls and
+# suspicious RCU usage, hung tasks, hard lockups, refcount_t, UBSAN,
+# KASAN, kmemleak and list corruption.  Lockdep's "trying to register non-static key" (a lock used
 # uninitialized) prints no WARNING, so it is a pattern of its own.  "Call
 # Trace:" alone is none: sysrq and hung tasks print it.
 #
@@ -45,6 +48,8 @@ for f in "$@"; do
 			if (s !~ /^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] (\[ *[CT][0-9]+\] )?/)
 				continue
 			if (s ~ /WARNING:|BUG:|kernel BUG at|Oops|general protection fault|Kernel panic|\[ cut here \]/ ||
+			    s ~ /: [0-9a-f][0-9a-f][0-9a-f][0-9a-f] \[#[0-9]+\]/ ||
+			    s ~ /BUG [^ ]+ \((Not tainted|Tainted: [^)]*)\): / ||
 			    s ~ /possible recursive locking|circular locking dependency|inconsistent lock state|possible irq lock inversion|bad unlock balance|register non-static key/ ||
 			    s ~ /suspicious RCU usage|self-detected stall|detected stalls on CPU|rcu: INFO:|blocked for more than|hard LOCKUP/ ||
 			    s ~ /refcount_t:|UBSAN:|KASAN:|unreferenced object|suspected memory leak|list_add corruption|list_del corruption/ ||

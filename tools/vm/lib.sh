@@ -17,7 +17,39 @@ run_fails() {
 	name=$1; shift
 	if out=$("$@" 2>&1); then not_ok "$name"; echo "$out" | sed 's/^/# /'; else ok "$name"; fi
 }
+# run_fails_with NAME TEXT CMD...: ok when CMD exits non-zero and its output
+# (stdout and stderr) has TEXT, e.g. the strerror() of the errno expected.
+run_fails_with() {
+	name=$1 text=$2
+	shift 2
+	if out=$("$@" 2>&1); then
+		not_ok "$name"; echo "$out" | sed 's/^/# /'
+	else
+		case $out in
+		*"$text"*) ok "$name" ;;
+		*) not_ok "$name"; diag "failed, but without '$text':"; echo "$out" | sed 's/^/# /' ;;
+		esac
+	fi
+}
 is() { if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3"; diag "got '$1', expected '$2'"; fi; }
+
+# ours: whether the module under test is ours (SRPT_UNDER_TEST=intree
+# picks the distro's in-tree ib_srpt).
+ours() { [ "${SRPT_UNDER_TEST:-ours}" != intree ]; }
+
+# wait_until SECS CMD...: run CMD every 0.1 s until it succeeds; fails when
+# it has not after about SECS seconds (SECS * 10 tries: the time CMD itself
+# takes comes on top).  CMD runs in a subshell: it cannot set variables of
+# the caller.
+wait_until() (
+	_wu_n=$(($1 * 10))
+	shift
+	until "$@"; do
+		[ "$_wu_n" -gt 0 ] || exit 1
+		_wu_n=$((_wu_n - 1))
+		sleep 0.1
+	done
+)
 # run_is NAME STATUS TEXT CMD...: ok when CMD exits with STATUS and its
 # output (stdout and stderr together) is exactly TEXT.  CMD runs in this
 # shell, not a subshell, so a function's exported variables survive.
@@ -69,20 +101,19 @@ rxe_setup() {
 	modprobe rdma_rxe || return 1
 	[ -e /sys/class/infiniband/$RXE_DEV ] ||
 		rdma link add $RXE_DEV type rxe netdev veth0 || return 1
-	_rx_i=0
-	while :; do
-		RXE_GID=$(cat /sys/class/infiniband/$RXE_DEV/ports/1/gids/0 2>/dev/null)
-		case $RXE_GID in
-		""|0000:0000:0000:0000:0000:0000:0000:0000) ;;
-		*) break ;;
-		esac
-		_rx_i=$((_rx_i + 1))
-		[ $_rx_i -le 100 ] || { echo "rxe_setup: GID 0 of $RXE_DEV not set" >&2; return 1; }
-		sleep 0.1
-	done
+	wait_until 10 rxe_gid0_set ||
+		{ echo "rxe_setup: GID 0 of $RXE_DEV not set" >&2; return 1; }
+	RXE_GID=$(cat /sys/class/infiniband/$RXE_DEV/ports/1/gids/0)
 	RXE_GID_HEX=$(echo "$RXE_GID" | tr -d :)
 	RXE_GUID=$(echo "$RXE_GID" | cut -d: -f5-8)
 	export RXE_DEV RXE_GID RXE_GID_HEX RXE_GUID
+}
+
+# rxe_gid0_set: whether GID index 0 of $RXE_DEV port 1 is set (not all zeros).
+rxe_gid0_set() {
+	case $(cat "/sys/class/infiniband/${RXE_DEV:-rxe0}/ports/1/gids/0" 2>/dev/null) in
+	""|0000:0000:0000:0000:0000:0000:0000:0000) return 1 ;;
+	esac
 }
 
 # dbus_start: a system bus (dbus-daemon --system); a no-op when one runs.
@@ -94,12 +125,8 @@ dbus_start() {
 	mkdir -p /run/dbus || return 1
 	rm -f /run/dbus/pid /run/dbus/system_bus_socket
 	dbus-daemon --system --fork || return 1
-	_db_i=0
-	while [ ! -S /run/dbus/system_bus_socket ]; do
-		_db_i=$((_db_i + 1))
-		[ $_db_i -le 50 ] || { echo "dbus_start: no system bus socket" >&2; return 1; }
-		sleep 0.1
-	done
+	wait_until 5 test -S /run/dbus/system_bus_socket ||
+		{ echo "dbus_start: no system bus socket" >&2; return 1; }
 }
 
 # tcli ARGS: one targetcli command, non-interactive (stdin /dev/null, no

@@ -16,6 +16,18 @@ kmsg_text() {
 	fi
 }
 
+# kmsg_sync: wait until the kernel log file has every record written so far
+# (guest-init's logger copies /dev/kmsg into $SRPT_KMSG a little later):
+# writes a marker to /dev/kmsg and waits for it in the file.  A no-op
+# without $SRPT_KMSG (dmesg reads the ring buffer itself).
+kmsg_sync() {
+	[ -n "${SRPT_KMSG:-}" ] && [ -f "$SRPT_KMSG" ] || return 0
+	_ks_m="srpt-test: kmsg sync $(cat /proc/sys/kernel/random/uuid)"
+	echo "$_ks_m" >/dev/kmsg || return 1
+	wait_until 30 grep -qF "$_ks_m" "$SRPT_KMSG" ||
+		{ echo "kmsg_sync: the kernel log file lags more than 30 s" >&2; return 1; }
+}
+
 # srpt_guid16: srpt_service_guid as 16 hex digits without 0x.
 srpt_guid16() {
 	printf '%016x' "$(cat /sys/module/ib_srpt/parameters/srpt_service_guid)"
@@ -107,12 +119,7 @@ srp_fileio() {
 # (/dev/nullb0, 1 GiB, pages allocated as written); prints its path.
 srp_nullb() {
 	modprobe null_blk nr_devices=1 gb=1 memory_backed=1 || return 1
-	_nb_i=0
-	while [ ! -b /dev/nullb0 ]; do
-		_nb_i=$((_nb_i + 1))
-		[ $_nb_i -le 50 ] || return 1
-		sleep 0.1
-	done
+	wait_until 5 test -b /dev/nullb0 || return 1
 	mkdir -p "$CFS/core/iblock_0/$1" &&
 		echo "udev_path=/dev/nullb0" >"$CFS/core/iblock_0/$1/control" &&
 		echo 1 >"$CFS/core/iblock_0/$1/enable" &&
@@ -129,36 +136,38 @@ srp_initiator_load() {
 	modprobe ib_srp "$@" && modprobe sd_mod
 }
 
-# kmsg_count TEXT: how many kernel log lines have TEXT.
+# kmsg_count TEXT: how many kernel log lines have TEXT (call kmsg_sync
+# first for a count up to now: the file lags).
 kmsg_count() {
 	kmsg_text | grep -c "$1"
 }
 
+# kmsg_more TEXT N: whether more than N kernel log lines have TEXT.
+kmsg_more() { [ "$(kmsg_count "$1")" -gt "$2" ]; }
+
 # kmsg_wait_more TEXT N [TIMEOUT]: wait until more than N kernel log lines
 # have TEXT (default 30 s).
 kmsg_wait_more() {
-	_km_i=0
-	while [ "$(kmsg_count "$1")" -le "$2" ]; do
-		_km_i=$((_km_i + 1))
-		[ $_km_i -le $((${3:-30} * 10)) ] || return 1
-		sleep 0.1
-	done
+	wait_until "${3:-30}" kmsg_more "$1" "$2"
 }
 
-# srp_login [EXTRA]: ask ib_srp to log in to the target through RDMA/CM.
-# ib_srp drops a removed target from its list only after its SCSI host is
-# gone, so a login right after srp_logout_all can still be refused as
-# "Already connected" (initiator side, logged by ib_srp): that refusal
-# alone is retried, for up to 5 s.
+# srp_login [EXTRA]: ask ib_srp to log in to the target through RDMA/CM,
+# at $SRPT_DEST (default 192.168.123.1:$SRPT_CM_PORT).  ib_srp drops a
+# removed target from its list only after its SCSI host is gone, so a login
+# right after srp_logout_all can still be refused as "Already connected"
+# (initiator side, logged by ib_srp): that refusal alone is retried, for
+# up to 5 s.  The log is read up to now (kmsg_sync) before and after each
+# try.
 srp_login() {
 	g=$(srpt_guid16)
 	_lg_i=0
 	while :; do
+		kmsg_sync || return 1
 		_lg_n=$(kmsg_count "ib_srp: Already connected")
-		echo "id_ext=$g,ioc_guid=$g,dest=192.168.123.1:$SRPT_CM_PORT${1:+,$1}" \
+		echo "id_ext=$g,ioc_guid=$g,dest=${SRPT_DEST:-192.168.123.1:$SRPT_CM_PORT}${1:+,$1}" \
 			>/sys/class/infiniband_srp/srp-rxe0-1/add_target && return 0
-		[ "$(kmsg_count "ib_srp: Already connected")" -gt "$_lg_n" ] ||
-			return 1
+		kmsg_sync || return 1
+		kmsg_more "ib_srp: Already connected" "$_lg_n" || return 1
 		_lg_i=$((_lg_i + 1))
 		[ $_lg_i -le 25 ] || return 1
 		sleep 0.2
@@ -168,24 +177,19 @@ srp_login() {
 # srp_disk [TIMEOUT]: print /dev/sdX of the first ib_srp disk, waiting up
 # to TIMEOUT seconds (default 30).
 srp_disk() {
-	_sd_i=0
-	while [ $_sd_i -lt $((${1:-30} * 10)) ]; do
-		for h in /sys/class/scsi_host/host*; do
-			[ "$(cat "$h"/proc_name 2>/dev/null)" = ib_srp ] || continue
-			for b in /sys/class/scsi_host/"$(basename "$h")"/device/target*/*/block/*; do
-				[ -e "$b" ] && [ -b /dev/"$(basename "$b")" ] &&
-					{ echo /dev/"$(basename "$b")"; return 0; }
-			done
-		done
-		_sd_i=$((_sd_i + 1))
-		sleep 0.1
-	done
-	return 1
+	srp_lun_disk '*' "${1:-30}"
 }
 
 # srp_ib_srp_hosts: how many SCSI hosts ib_srp has (one per target port).
 srp_ib_srp_hosts() {
 	cat /sys/class/scsi_host/host*/proc_name 2>/dev/null | grep -c '^ib_srp$'
+}
+
+# srp_no_ports: whether ib_srp has no remote port and no SCSI host left.
+srp_no_ports() {
+	# shellcheck disable=SC2010 # any entry at all
+	! ls /sys/class/srp_remote_ports/ 2>/dev/null | grep -q . &&
+		[ "$(srp_ib_srp_hosts)" = 0 ]
 }
 
 # srp_logout_all: delete every ib_srp remote port and wait until their
@@ -195,46 +199,46 @@ srp_logout_all() {
 	for p in /sys/class/srp_remote_ports/*; do
 		[ -e "$p/delete" ] && echo 1 >"$p/delete"
 	done
-	_sl_i=0
-	# shellcheck disable=SC2010 # any entry at all
-	while ls /sys/class/srp_remote_ports/ 2>/dev/null | grep -q . ||
-		[ "$(srp_ib_srp_hosts)" != 0 ]; do
-		_sl_i=$((_sl_i + 1))
-		[ $_sl_i -le 300 ] || return 1
-		sleep 0.1
-	done
+	wait_until 30 srp_no_ports
 }
 
-# srpt_channels_gone [TIMEOUT]: wait until dmesg shows as many channels
-# released as logged in (ours only; the in-tree driver logs differently).
+# srpt_channels_gone [TIMEOUT]: wait until the kernel log shows as many
+# channels released as logged in (ours only; the in-tree driver logs
+# differently).  The log is read up to now first (kmsg_sync); no login line
+# at all is a failure, not a match: a changed wording must not make 0 = 0.
 srpt_channels_gone() {
-	_cg_i=0
-	while :; do
-		_in=$(kmsg_text | grep -c "ib_srpt: .*: logged in from")
-		_out=$(kmsg_text | grep -c "ib_srpt: .*: released$")
-		[ "$_in" = "$_out" ] && return 0
-		_cg_i=$((_cg_i + 1))
-		[ $_cg_i -le $((${1:-30} * 10)) ] || return 1
-		sleep 0.1
+	kmsg_sync || return 1
+	if [ "$(kmsg_count "ib_srpt: .*: logged in from ")" = 0 ]; then
+		echo "srpt_channels_gone: no 'logged in from' line in the kernel log" >&2
+		return 1
+	fi
+	wait_until "${1:-30}" srpt_channels_released
+}
+# srpt_channels_released: as many "released" lines as "logged in" lines.
+srpt_channels_released() {
+	[ "$(kmsg_count "ib_srpt: .*: logged in from ")" = \
+		"$(kmsg_count "ib_srpt: .*: released$")" ]
+}
+
+# srp_lun_disk_now LUN: print /dev/sdX of LUN of the ib_srp target if it
+# is there now (LUN '*': any).
+srp_lun_disk_now() {
+	for h in /sys/class/scsi_host/host*; do
+		[ "$(cat "$h"/proc_name 2>/dev/null)" = ib_srp ] || continue
+		# shellcheck disable=SC2231 # $1 may be the glob '*'
+		for b in "$h"/device/target*/*:$1/block/*; do
+			[ -e "$b" ] && [ -b "/dev/${b##*/}" ] &&
+				{ echo "/dev/${b##*/}"; return 0; }
+		done
 	done
+	return 1
 }
 
 # srp_lun_disk LUN [TIMEOUT]: print /dev/sdX of LUN of the ib_srp target,
 # waiting up to TIMEOUT seconds (default 30).
 srp_lun_disk() {
-	_ld_i=0
-	while [ $_ld_i -lt $((${2:-30} * 10)) ]; do
-		for h in /sys/class/scsi_host/host*; do
-			[ "$(cat "$h"/proc_name 2>/dev/null)" = ib_srp ] || continue
-			for b in "$h"/device/target*/*:"$1"/block/*; do
-				[ -e "$b" ] && [ -b /dev/"${b##*/}" ] &&
-					{ echo /dev/"${b##*/}"; return 0; }
-			done
-		done
-		_ld_i=$((_ld_i + 1))
-		sleep 0.1
-	done
-	return 1
+	wait_until "${2:-30}" srp_lun_disk_now "$1" >/dev/null || return 1
+	srp_lun_disk_now "$1"
 }
 
 # srpt_channels: how many connected RDMA/CM ids the target driver owns now
@@ -247,13 +251,9 @@ srpt_channels() {
 
 # srpt_channels_are N [TIMEOUT]: wait until the target has N channels.
 srpt_channels_are() {
-	_qa_i=0
-	while [ "$(srpt_channels)" != "$1" ]; do
-		_qa_i=$((_qa_i + 1))
-		[ $_qa_i -le $((${2:-30} * 10)) ] || return 1
-		sleep 0.1
-	done
+	wait_until "${2:-30}" srpt_channels_is "$1"
 }
+srpt_channels_is() { [ "$(srpt_channels)" = "$1" ]; }
 
 # fio_direct DISK BS SIZE [FIO-ARGS]: random writes with O_DIRECT, then
 # read back and check every block (crc32c); quiet unless it fails.
@@ -293,8 +293,10 @@ srpt_fmt_trace() {
 }
 
 # srpt_fmt_seen FORMAT: how many SRP_CMDs were logged with FORMAT (direct,
-# indirect, indirect external, immediate) since boot.
+# indirect, indirect external, immediate) since boot; the log is read up to
+# now (kmsg_sync).
 srpt_fmt_seen() {
+	kmsg_sync >&2 || return 1
 	kmsg_text | grep -c "ib_srpt: .*: SRP_CMD opcode .*, $1, [0-9]* descriptor"
 }
 

@@ -3,10 +3,11 @@
 # tools/vm/vmtest itself: whatever the guest does (sleeps past its timeout,
 # hangs ignoring the timeout, fails, logs a splat, panics) and whatever is
 # done to vmtest (SIGTERM, Ctrl-C, SIGKILL), vmtest reports it, valid TAP,
-# and no QEMU nor results directory stays behind.  Boots seven VMs, about
-# three minutes under TCG, plus any wait for another VM to finish (vmtest
-# takes the machine-wide VM lock, /tmp/srpt-vm.lock; this script never
-# holds it, so never deadlocks).
+# and no QEMU nor results directory stays behind; a kernel tainted by a
+# warning, a dead kernel log logger and kernel log records lost fail the
+# splat test.  Boots ten VMs, about four minutes under TCG, plus any wait
+# for another VM to finish (vmtest takes the machine-wide VM lock,
+# /tmp/srpt-vm.lock; this script never holds it, so never deadlocks).
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 vmtest=$top/tools/vm/vmtest
 if ! command -v qemu-system-x86_64 >/dev/null; then
@@ -199,6 +200,55 @@ check "splat test not ok" has '^not ok 3 - dmesg clean of splats$'
 check "the dmesg line as diagnostics" \
 	after '^# dmesg: \[ *[0-9]+\.[0-9]+\] WARNING: CPU: 0 PID: 1 at test$'
 check "the console echo not among the splats" not_after "guest shell echo"
+check "valid TAP, plan 1..3" tap_valid
+check "no QEMU left" no_qemu
+check "results directory removed" no_results
+
+guest taint <<'EOF'
+# A warning whose log line never made it: only the taint flags tell.
+echo 512 >/proc/sys/kernel/tainted
+echo "ok 1 - tainted W"
+EOF
+run 160 SRPT_TEST_TIMEOUT=60
+check "vmtest finishes" [ $gone = 1 ]
+check "guest status ok" has '^ok 2 - guest test finished with status 0$'
+check "splat test not ok, the taint named" \
+	has '^not ok 3 - dmesg clean of splats \(kernel tainted: W\)$'
+check "valid TAP, plan 1..3" tap_valid
+check "no QEMU left" no_qemu
+check "results directory removed" no_results
+
+guest logger-killed <<'EOF'
+kill -9 "$SRPT_KMSG_LOGGER"
+echo "ok 1 - killed the kernel log logger"
+EOF
+run 160 SRPT_TEST_TIMEOUT=60
+check "vmtest finishes" [ $gone = 1 ]
+check "splat test not ok: the log is not whole" \
+	has '^not ok 3 - dmesg clean of splats \(kernel log incomplete\)$'
+check "why, as diagnostics" \
+	after '^# kernel log: the kernel log logger died before the test.s end$'
+check "valid TAP, plan 1..3" tap_valid
+check "no QEMU left" no_qemu
+check "results directory removed" no_results
+
+guest records-lost <<'EOF'
+# Stop the logger, write more than the 8 MiB ring buffer holds (one open
+# per record: /dev/kmsg rate-limits writes per open file), let it go on.
+kill -STOP "$SRPT_KMSG_LOGGER"
+python3 -c '
+for i in range(10000):
+    with open("/dev/kmsg", "w") as f:
+        f.write("vmkill: filler %05d %s\n" % (i, "x" * 900))'
+kill -CONT "$SRPT_KMSG_LOGGER"
+echo "ok 1 - overran the ring buffer"
+EOF
+run 250 SRPT_TEST_TIMEOUT=150
+check "vmtest finishes" [ $gone = 1 ]
+check "splat test not ok: records lost" \
+	has '^not ok 3 - dmesg clean of splats \(kernel log incomplete\)$'
+check "which records, as diagnostics" \
+	after '^# kernel log: kernel log records [0-9]+ to [0-9]+ lost$'
 check "valid TAP, plan 1..3" tap_valid
 check "no QEMU left" no_qemu
 check "results directory removed" no_results

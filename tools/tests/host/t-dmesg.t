@@ -30,6 +30,15 @@ splat "WARN cut-here marker" "[   10.100000] ------------[ cut here ]-----------
 splat "BUG: page fault" "[    2.5] BUG: unable to handle page fault for address: ffffffffc0a1b2c3"
 splat "kernel BUG at" "[    2.500001] kernel BUG at drivers/infiniband/ulp/srpt/ib_srpt.c:1234!"
 splat "Oops" "[    2.500002] Oops: invalid opcode: 0000 [#1] PREEMPT SMP NOPTI"
+splat "die: divide error (6.1, no Oops:)" "[   42.123456] divide error: 0000 [#1] PREEMPT SMP NOPTI"
+splat "die: invalid opcode (6.1, no Oops:)" "[   42.123456] invalid opcode: 0000 [#1] PREEMPT SMP NOPTI"
+splat "die: stack segment (6.1, no Oops:)" "[   42.123456] stack segment: 0000 [#1] PREEMPT SMP NOPTI"
+splat "die: a second oops" "[   42.123456] general protection fault: 0000 [#2] PREEMPT SMP NOPTI"
+splat "die: page fault Oops (6.1)" "[   42.123456] Oops: 0002 [#1] PREEMPT SMP NOPTI"
+splat "SLUB object check" "[   42.123456] =============================================================================
+[   42.123457] BUG kmalloc-64 (Not tainted): Poison overwritten
+[   42.123458] -----------------------------------------------------------------------------"
+splat "SLUB object check, tainted" "[   42.123457] BUG kmalloc-1k (Tainted: G    B      OE     ): Right Redzone overwritten"
 splat "general protection fault" "[    7.0] general protection fault, probably for non-canonical address 0xdead000000000100: 0000 [#1] PREEMPT SMP NOPTI"
 splat "Kernel panic" "[   20.250000] Kernel panic - not syncing: sysrq triggered crash"
 splat "soft lockup" "[   60.0] watchdog: BUG: soft lockup - CPU#1 stuck for 26s! [kworker/1:2:99]"
@@ -92,6 +101,9 @@ clean "guest shell echo and QEMU messages on the console" "WARNING: guest shell 
 sh: BUG: not found
 qemu-system-x86_64: warning: host doesn't support requested feature
 Kernel panic test skipped"
+clean "die-like and BUG-like words that are none" "[    1.000000] e1000: eth0 NIC Link is Up 1000 Mbps Full Duplex, Flow Control: RX
+[    2.000000] ib_srpt: tag 0x0000 [#1] is not a die header
+[    3.000000] DEBUG kmalloc-64 (cache) created"
 clean "splat words past a non-timestamp start" "# [   10.1] WARNING: CPU: 0 PID: 1 quoted in a diagnostic"
 : >"$tmp/log"
 expect 0 "clean: empty log"

@@ -7,7 +7,6 @@
 # through the shared receive queue and back without it.
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
-ours() { [ "${SRPT_UNDER_TEST:-ours}" != intree ]; }
 
 srp_test_begin
 at=$SRPT_TPG/attrib
@@ -62,12 +61,34 @@ run_ok "fio verify bs=4k direct" fio_direct "$disk" 4k 4m --iodepth=32
 echo 256 >"$at"/srp_max_rsp_size
 echo 4096 >"$at"/srp_sq_size
 nch=$(srpt_channels)
+# channel_ids: the RDMA/CM ids (cm-idn) of the target's channels, one a
+# line: a channel that closed and one that came back in its place differ.
+channel_ids() {
+	rdma resource show cm_id 2>/dev/null | grep "comm \[ib_srpt\]" |
+		grep -v "state LISTEN" | sed -n 's/.* cm-idn \([0-9]*\) .*/\1/p'
+}
+# none_of IDS: none of the channels IDS is left.
+none_of() {
+	_no_now=$(channel_ids)
+	for _no in $1; do
+		echo "$_no_now" | grep -qx "$_no" && return 1
+	done
+	return 0
+}
+# use_srq_flip V: write V to use_srq with the session live; its channels
+# (their ids taken before) must close, and ib_srp log back in with as many.
+use_srq_flip() {
+	_old=$(channel_ids)
+	if [ -n "$_old" ]; then ok "$nch channel(s) before use_srq=$1: $(echo "$_old" | tr "\n" " ")"; else
+		not_ok "channels seen before use_srq=$1"; fi
+	run_ok "use_srq=$1 with a live session" sh -c "echo $1 >$at/use_srq"
+	run_ok "its channels closed" wait_until 60 none_of "$_old"
+	run_ok "ib_srp logged back in ($nch channels)" srpt_channels_are "$nch" 60
+}
 
 # use_srq with the session live: its channels close, ib_srp logs back in
 # (reconnect_delay), and the new channels receive through the SRQ.
-run_ok "use_srq=1 with a live session" sh -c "echo 1 >$at/use_srq"
-run_ok "ib_srp logged back in ($nch channels)" sh -c \
-	". $SRPT_REPO/tools/vm/srp.sh; sleep 1; srpt_channels_are $nch 60"
+use_srq_flip 1
 run_ok "its disk is back" sh -c "i=0; until dd if=$disk of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; do i=\$((i+1)); [ \$i -le 60 ] || exit 1; sleep 1; done"
 if ours; then
 	n=$(kmsg_text | grep -c "ib_srpt: .*logged in from.*shared receive queue")
@@ -80,9 +101,10 @@ done
 run_ok "SRQ: fio verify bs=64k buffered" fio_buffered "$disk" 64k 8m
 
 if ours; then
-	run_ok "use_srq=0 with a live session" sh -c "echo 0 >$at/use_srq"
-	run_ok "ib_srp logged back in" sh -c \
-		". $SRPT_REPO/tools/vm/srp.sh; sleep 1; srpt_channels_are $nch 60"
+	use_srq_flip 0
+	# shellcheck disable=SC2154 # ini: set by srp_test_begin
+	is "$(grep -c "^   channel .*own receive ring$" "$SRPT_TPG/acls/$ini/info") $(grep -c "shared receive queue" "$SRPT_TPG/acls/$ini/info")" \
+		"$nch 0" "the channels left the shared receive queue (ACL info: own receive ring)"
 else
 	# The in-tree driver destroys the SRQ under the live channels
 	# ("Destroy of kernel SRQ shouldn't fail" WARNING): log out first.

@@ -1,30 +1,32 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Raw configfs ABI of the srpt fabric on a soft-RoCE port (runs in the VM).
+# Raw configfs ABI of the srpt fabric on a soft-RoCE port (runs in the VM):
+# both forms of target port name, TPG, ACL names; malformed names and a
+# second spelling of a target port refused with EINVAL, as documented.
 . "$SRPT_REPO/tools/vm/lib.sh"
-ip link add veth0 type veth peer name veth1
-ip link set veth0 up
-ip link set veth1 up
-modprobe rdma_rxe
-rdma link add rxe0 type rxe netdev veth0
-gid=$(cat /sys/class/infiniband/rxe0/ports/1/gids/0)
-hex=$(echo "$gid" | tr -d :)
-guid=$(echo "$gid" | cut -d: -f5-8)
-diag "rxe0 GID 0: $gid"
+rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
+hex=$RXE_GID_HEX
+guid=$RXE_GUID
+diag "rxe0 GID 0: $RXE_GID"
 srpt_load
 c=/sys/kernel/config/target/srpt
 mkdir -p $c
 run_ok "GID form target port 0x$hex" mkdir $c/0x"$hex"
 run_ok "GUID form target port $guid" mkdir $c/"$guid"
-run_fails "malformed target port name refused" mkdir $c/nonsense
-run_fails "0x123 refused" mkdir $c/0x123
-run_fails "GID of no port refused" mkdir $c/0x00000000000000000000000000000001
+einval="Invalid argument"
+run_fails_with "malformed target port name refused with EINVAL" "$einval" mkdir $c/nonsense
+run_fails_with "0x123 refused with EINVAL" "$einval" mkdir $c/0x123
+run_fails_with "GID of no port refused with EINVAL" "$einval" mkdir $c/0x00000000000000000000000000000001
+# LIO turns every refusal of a target port name into EINVAL, an existing
+# port's second spelling (upper case hex) included.
+run_fails_with "second spelling of the GID form refused with EINVAL" "$einval" \
+	mkdir "$c/0x$(echo "$hex" | tr a-f A-F)"
 run_ok "TPG created" mkdir $c/0x"$hex"/tpgt_1
 run_ok "TPG enabled" sh -c "echo 1 > $c/0x$hex/tpgt_1/enable"
 run_ok "ACL 0x + 32 hex digits" mkdir $c/0x"$hex"/tpgt_1/acls/0x00000000000000000000000000000042
 run_ok "ACL 32 hex digits without 0x" mkdir $c/0x"$hex"/tpgt_1/acls/00000000000000000000000000000043
 run_ok "ACL IPv4 address" mkdir $c/0x"$hex"/tpgt_1/acls/192.168.123.2
-run_fails "malformed ACL name refused" mkdir $c/0x"$hex"/tpgt_1/acls/nonsense
+run_fails_with "malformed ACL name refused with EINVAL" "$einval" mkdir $c/0x"$hex"/tpgt_1/acls/nonsense
 run_fails "rmmod refused while configured" rmmod ib_srpt
 rmdir $c/0x"$hex"/tpgt_1/acls/* 2>/dev/null
 echo 0 > $c/0x"$hex"/tpgt_1/enable

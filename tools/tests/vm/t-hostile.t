@@ -4,7 +4,9 @@
 # initiator (its own ACL and LUN) and sends malformed logins, IUs, SRP_CMDs,
 # task management requests and RDMA faults, checking the target's exact
 # answer to each, while ib_srp's session on another LUN runs fio with
-# verify the whole time and must see no error.  Ours only unless
+# verify the whole time and must see no error.  Every case must have run:
+# srp-hostile's plan must match the cases it reported and, the whole suite
+# run, the number it has ($cases).  Ours only unless
 # SRPT_HOSTILE_INTREE=1: the in-tree driver of Debian's 6.1.192 oopses on
 # the first malformed IU (README, "Hostile input").
 . "$SRPT_REPO/tools/vm/lib.sh"
@@ -13,6 +15,9 @@ if [ "${SRPT_UNDER_TEST:-ours}" = intree ] && [ -z "${SRPT_HOSTILE_INTREE:-}" ];
 	ok "# SKIP hostile input is run against ours only (SRPT_HOSTILE_INTREE=1 to run it)"
 	exit 0
 fi
+# The cases srp-hostile has: a case that silently stops running (or a
+# suite cut short) makes the count differ.
+cases=78
 bin=$SRPT_REPO/build/srp-probe
 [ -x "$bin"/srp-hostile ] || { not_ok "srp-hostile built (make tools)"; exit 1; }
 
@@ -34,9 +39,21 @@ if [ -n "${SRPT_HOSTILE_SRQ:-}" ]; then
 fi
 if srp_login && disk=$(srp_lun_disk 0 30); then ok "ib_srp logged in ($disk)"; else
 	not_ok "ib_srp logged in"; exit 1; fi
-# ib_srp opens one channel per CPU (ch_count); those are to stay.
+# ib_srp opens one channel per CPU (ch_count); those are to stay.  A count
+# of 0 would mean srpt_channels cannot see channels at all, and "the
+# hostile initiator's channels are all gone" below would pass for nothing.
 base=$(srpt_channels)
-diag "ib_srp has $base channel(s)"
+if [ "$base" -gt 0 ] 2>/dev/null; then ok "ib_srp's $base channel(s) seen"; else
+	not_ok "ib_srp's channels seen (srpt_channels printed '$base')"; exit 1; fi
+# How many channels the target has for the hostile initiator (srp-hostile
+# checks it released one): its ACL's info (ours), all channels but
+# ib_srp's (the in-tree driver); a read that blocks for 10 s counts as none
+# known.
+if ours; then
+	chcmd="timeout 10 grep -c '^CID: ' $SRPT_TPG/acls/$hi/info"
+else
+	chcmd="timeout 10 sh -c '. $SRPT_REPO/tools/vm/srp.sh; echo \$((\$(srpt_channels) - $base))'"
+fi
 
 # The well-behaved session: fio with verify, over and over, until told to stop.
 rm -f /tmp/bg.stop /tmp/bg.fail /tmp/bg.runs
@@ -55,19 +72,28 @@ diag "srp-hostile started $(date)"
 # shellcheck disable=SC2086 # $srq: no word when unset
 "$bin"/srp-hostile --id-ext "$(srpt_guid16)" --initiator-id $hi --lun 0 \
 	--max-req-size "$(cat /sys/module/ib_srpt/parameters/srp_max_req_size)" \
-	${srq:-} ${SRPT_HOSTILE_CASE:+--case "$SRPT_HOSTILE_CASE"} \
+	--channels-cmd "$chcmd" ${srq:-} ${SRPT_HOSTILE_CASE:+--case "$SRPT_HOSTILE_CASE"} \
 	192.168.123.1 "$SRPT_CM_PORT" >/tmp/hostile.tap 2>/tmp/hostile.err
 status=$?
 diag "srp-hostile finished $(date)"
+reported=0 plan=
 while IFS= read -r line; do
 	case $line in
-	"ok "*) ok "${line#* - }" ;;
-	"not ok "*) not_ok "${line#* - }" ;;
+	"ok "*) ok "${line#* - }"; reported=$((reported + 1)) ;;
+	"not ok "*) not_ok "${line#* - }"; reported=$((reported + 1)) ;;
 	"#"*) echo "$line" ;;
+	1..*) plan=${line#1..} ;;
 	esac
 done </tmp/hostile.tap
 sed 's/^/# /' /tmp/hostile.err
 is "$status" 0 "srp-hostile exits 0"
+# One case alone (SRPT_HOSTILE_CASE): any number, as long as the plan says it.
+want=${SRPT_HOSTILE_CASE:+$reported}
+if [ "$plan" = "$reported" ] && [ "$reported" = "${want:-$cases}" ]; then
+	ok "srp-hostile's plan: $plan cases, all reported"
+else
+	not_ok "srp-hostile's plan: '$plan' cases, $reported reported, ${want:-$cases} expected"
+fi
 
 touch /tmp/bg.stop
 wait $bg
