@@ -954,6 +954,7 @@ static void srpt_sq_post(struct srpt_cmd *cmd, enum srpt_sq_op op, u32 nwrs)
 		cmd->sq_op = op;
 		cmd->sq_wrs = nwrs;
 		list_add_tail(&cmd->sq_entry, &ch->sq_wait);
+		WRITE_ONCE(ch->sq_waits, ch->sq_waits + 1);
 	} else {
 		ch->sq_avail -= nwrs;
 		cmd->sq_wrs = nwrs;
@@ -4300,14 +4301,14 @@ static ssize_t srpt_nacl_info_show(struct config_item *item, char *page)
 					     "   Address %pISc RDMA_CM\n",
 					     &ch->peer);
 		len += sysfs_emit_at(page, len,
-				     "   channel %s on %s port %u, target port %s: %u credits owed, %d commands in progress, IU %u/%u bytes, send queue %u, %s\n",
+				     "   channel %s on %s port %u, target port %s: %u credits owed, %d commands in progress, IU %u/%u bytes, send queue %u (full %u times), %s\n",
 				     ch->name,
 				     dev_name(&ch->sport->sdev->device->dev),
 				     ch->sport->port_num, ch->tport->name,
 				     atomic_read(&ch->credits),
 				     atomic_read(&ch->cmds_in_use),
 				     ch->max_it_iu_len, ch->max_ti_iu_len,
-				     ch->sq_size,
+				     ch->sq_size, READ_ONCE(ch->sq_waits),
 				     ch->srq ? "shared receive queue" :
 				     "own receive ring");
 	}

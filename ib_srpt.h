@@ -474,14 +474,16 @@ struct srpt_cmd {
  * @rq_size: receive buffers in @recvs, command contexts in @cmds.
  * @sq_size: send queue entries usable: what the TPG asked for, bounded by
  *	what the QP really got (one more is kept for the drain).
- * @lock: protects @state, @login_busy, @sq_avail, @sq_wait, @free_cmds,
- *	@recv_wait and every srpt_cmd.state of this channel.
+ * @lock: protects @state, @login_busy, @sq_avail, @sq_wait, @sq_waits,
+ *	@free_cmds, @recv_wait and every srpt_cmd.state of this channel.
  * @state: enum srpt_ch_state.
  * @login_busy: the login path still owns the channel (its REP or accept is
  *	not yet out): srpt_ch_close() only marks it closing and leaves the
  *	disconnect and the release to srpt_login_done().
  * @sq_avail: send queue entries not reserved.
  * @sq_wait: commands waiting, in order, for send queue room.
+ * @sq_waits: how many commands had to wait for send queue room (the
+ *	"full N times" of the ACL's info file; read there without @lock).
  * @free_cmds: command contexts not in use.
  * @recv_wait: received requests waiting for a command context.
  * @credits: request credits owed to the initiator (reposted receives of
@@ -530,6 +532,7 @@ struct srpt_rdma_ch {
 	bool			login_busy;
 	u32			sq_avail;
 	struct list_head	sq_wait;
+	u32			sq_waits;
 	struct list_head	free_cmds;
 	struct list_head	recv_wait;
 

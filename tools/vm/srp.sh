@@ -202,6 +202,12 @@ srp_logout_all() {
 	wait_until 30 srp_no_ports
 }
 
+# disk_busy DISK: whether DISK has requests in flight now.
+disk_busy() {
+	read -r _db_r _db_w <"/sys/block/${1#/dev/}/inflight" &&
+		[ $((_db_r + _db_w)) -gt 0 ]
+}
+
 # srpt_channels_gone [TIMEOUT]: wait until the kernel log shows as many
 # channels released as logged in (ours only; the in-tree driver logs
 # differently).  The log is read up to now first (kmsg_sync); no login line

@@ -29,11 +29,6 @@ diag "GIDs: $(cat /sys/class/infiniband/rxe0/ports/1/gids/* | grep -v '^0000:000
 # kmsg_mark TEXT: how many kernel log lines have TEXT up to now: the
 # baseline of a later "kmsg_wait_more TEXT $n".
 kmsg_mark() { kmsg_sync >&2 && kmsg_count "$1"; }
-# disk_busy: whether $disk has requests in flight now.
-disk_busy() {
-	read -r _db_r _db_w <"/sys/block/${disk#/dev/}/inflight" &&
-		[ $((_db_r + _db_w)) -gt 0 ]
-}
 
 # 1. Link down under I/O, then up again.  ib_srp's own reconnect across a
 #    soft-RoCE link flap cannot succeed (rdma_rxe stops receiving, see
@@ -44,7 +39,7 @@ fio --name=bg --filename="$disk" --offset=16m --size=16m --rw=randwrite \
 	--bs=4k --direct=1 --ioengine=libaio --iodepth=16 --time_based \
 	--runtime=300 --output=/dev/null &
 bg=$!
-run_ok "fio has writes in flight" wait_until 30 disk_busy
+run_ok "fio has writes in flight" wait_until 30 disk_busy "$disk"
 down_msg="ib_srpt: rxe0 port 1: no longer active (down), its channels are being closed"
 down_n=$(kmsg_mark "$down_msg")
 run_ok "veth0 down under fio" ip link set veth0 down
