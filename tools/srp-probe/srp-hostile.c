@@ -171,6 +171,34 @@ static void expect_alive(struct ctx *x, struct srpi_conn *c, const char *name)
 }
 
 /*
+ * Every credit the login granted is back once everything is answered: a
+ * response carries all the credits the target owes at that moment, and
+ * those of requests finished without a response (dropped IUs, aborted
+ * commands) come with a later one.  TEST UNIT READY until the initiator
+ * holds the login's grant again (at most 10 s); more or fewer fail.
+ */
+static void credits_back(struct ctx *x, struct srpi_conn *c, const char *name)
+{
+	char n2[224];
+	struct timespec t0, t;
+	struct srpi_rsp r;
+	int ret = 0, ms = 0;
+
+	snprintf(n2, sizeof(n2), "%s: every credit granted is back", name);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (ret >= 0 && srpi_credits(c) < srpi_granted(c) && ms < 10000) {
+		ret = tur(c, x->lun, &r);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		ms = (int)((t.tv_sec - t0.tv_sec) * 1000 +
+			   (t.tv_nsec - t0.tv_nsec) / 1000000);
+	}
+	result(x, ret >= 0 && srpi_credits(c) == srpi_granted(c), n2,
+	       "%d of the %d credits granted back (%s)", srpi_credits(c),
+	       srpi_granted(c), ret == SRPI_TIMEDOUT ? "no response" :
+	       srpi_gone_why(c));
+}
+
+/*
  * How many channels the target has for this initiator now, from
  * --channels-cmd; -1 when there is no command or it printed no number
  * (@x->count_err then says what it printed).
@@ -399,6 +427,7 @@ static void expect_dropped(struct ctx *x, const char *name, const void *buf,
 	result(x, ret == 0 && r.req_lim_delta == (credit ? 2u : 1u), name,
 	       "next TEST UNIT READY: %d, %u credits returned (expected %u)",
 	       ret, r.req_lim_delta, credit ? 2 : 1);
+	credits_back(x, c, name);
 	close_ch(c);
 }
 
@@ -652,8 +681,10 @@ static void cmd_cases(struct ctx *x)
 		len = build_bad(x, c, muts[i].m, tag);
 		expect_sense(x, c, name, iu, len, tag, 0x5, 0x0e, 0x03);
 	}
-	if (c && any)
+	if (c && any) {
 		expect_alive(x, c, "SRP_CMD: the channel serves after all malformed commands");
+		credits_back(x, c, "SRP_CMD: after all malformed commands");
+	}
 	close_ch(c);
 
 	snprintf(name, sizeof(name),
@@ -675,6 +706,7 @@ static void cmd_cases(struct ctx *x)
 			len = srpi_build_cmd(c, iu, sizeof(iu), &cmd);
 			expect_sense(x, c, name, iu, len, cmd.tag, 0x5, 0x0e,
 				     0x03);
+			credits_back(x, c, name);
 			close_ch(c);
 		}
 	}
@@ -711,6 +743,7 @@ static void run_cmd(struct ctx *x, const char *name, uint64_t lun,
 		       "status 0x%02x flags 0x%02x resid out %u in %u sense %x/%02x/%02x %s",
 		       r.status, r.flags, r.do_resid, r.di_resid, r.key, r.asc,
 		       r.ascq, why);
+	credits_back(x, c, name);
 	close_ch(c);
 }
 
@@ -820,18 +853,25 @@ static void rdma_fault(struct ctx *x, const char *name, enum rfault f)
 		iu[48 + 0] ^= 0x40;	/* far outside the region */
 		break;
 	}
+	/*
+	 * The transfer fails on the target's queue pair: the command gets no
+	 * response (nothing more can be sent on that queue pair), the
+	 * target disconnects and releases the channel.
+	 */
 	ret = srpi_send_credit(c, iu, len);
 	if (!ret)
 		ret = srpi_wait_rsp(c, cmd.tag, 15000, &r);
-	if (ret == 0 && r.status != 0) {
-		/* A target may also answer without touching the buffer. */
-		result(x, 1, name, NULL);
+	if (ret == 0) {
+		result(x, 0, name, "answered: status 0x%02x sense %x/%02x/%02x",
+		       r.status, r.key, r.asc, r.ascq);
 	} else {
-		if (ret == 0)
-			ret = srpi_wait_gone(c, 15000) ? SRPI_TIMEDOUT : SRPI_GONE;
-		result(x, ret == SRPI_GONE, name, "%s",
-		       ret == SRPI_TIMEDOUT ? "the channel stayed up after a failed transfer" :
-		       srpi_gone_why(c));
+		int gone = srpi_wait_gone(c, 15000) == 0, left = -1;
+		int released = target_released(x, 30000, &left) == 0;
+
+		result(x, gone && released, name, "%s; %s",
+		       gone ? srpi_gone_why(c) :
+		       "the channel stayed up after a failed transfer",
+		       released ? "released by the target" : left_why(x, left));
 	}
 	close_ch(c);
 }
@@ -900,6 +940,7 @@ static void expect_tmf(struct ctx *x, const char *name, uint64_t lun,
 	result(x, ret == 0 && code == want_code, name,
 	       "%d, response code 0x%02x, expected 0x%02x", ret, code,
 	       want_code);
+	credits_back(x, c, name);
 	close_ch(c);
 }
 
@@ -953,8 +994,11 @@ static void race(struct ctx *x, const char *name, enum race what)
 		result(x, ret == 0 && code == 0 && !bad, name,
 		       "%d, response code 0x%02x, %d commands with a bad answer",
 		       ret, code, bad);
-		if (ret == 0)
+		if (ret == 0) {
 			expect_alive(x, c, "TMF: the channel serves after the race");
+			/* Aborted commands without a response too. */
+			credits_back(x, c, name);
+		}
 		break;
 	case RACE_LOGOUT:
 		srpi_build_i_logout(iu, srpi_next_tag(c));
@@ -983,26 +1027,41 @@ static void flow_cases(struct ctx *x)
 	struct srpi_conn *c;
 	struct srpi_rsp r;
 
-	if (want(x, "credits: more commands")) {
-		/* Send queue room for more than the target's receive queue. */
-		x->o.queue_depth = 256;
-		c = open_ch(x, "credits: more commands in flight than credits granted");
-		x->o.queue_depth = 64;
-		if (c) {
-			int n = srpi_credits(c) + 8, i, ret = 0, got = 0;
-			struct srpi_cmd cmd = { .lun = x->lun, .cdb_len = 6 };
+	if (want(x, "credits: more requests")) {
+		const char *name = "credits: more requests held than credits granted: the target ends the channel";
+		int n, i, ret, gone, left = -1, released;
 
-			for (i = 0; i < n && !ret; i++) {
-				cmd.tag = srpi_next_tag(c);
-				ret = srpi_send(c, iu,
-						srpi_build_cmd(c, iu, sizeof(iu), &cmd));
-			}
-			while (!ret && got < n &&
-			       srpi_wait_rsp(c, UINT64_MAX, 10000, &r) == 0)
-				got++;
-			result(x, !ret && (got == n || srpi_gone(c)),
-			       "credits: more commands in flight than credits granted: all served or the channel ends",
-			       "%d sent, %d answered, %s", n, got, srpi_gone_why(c));
+		/*
+		 * One receive buffer, used by the first response and never
+		 * reposted: from then on every response waits (receiver not
+		 * ready), and so does every RDMA READ behind it on the
+		 * target's send queue.  Each WRITE sent after that holds its
+		 * receive buffer on the target, so 4 x the grant of them must
+		 * take the target past its rule (more requests held than
+		 * credits granted) however many got through before the stall.
+		 */
+		x->o.queue_depth = 512;
+		x->o.recv_hold = 1;
+		c = open_ch(x, name);
+		x->o.queue_depth = 64;
+		x->o.recv_hold = 0;
+		if (c) {
+			struct srpi_cmd t = { .lun = x->lun, .cdb_len = 6 };
+
+			n = 4 * srpi_granted(c);
+			/* Takes the one receive buffer, whatever the status. */
+			ret = srpi_scsi(c, &t, 10000, &r) != 0;
+			for (i = 0; i < n && !ret; i++)
+				ret = srpi_send(c, iu, build_rw(c, x, iu,
+								srpi_next_tag(c),
+								1, 1, 0));
+			gone = srpi_wait_gone(c, 20000) == 0;
+			released = target_released(x, 30000, &left) == 0;
+			result(x, gone && released, name,
+			       "%d of %d WRITEs sent; %s; %s", i, n,
+			       gone ? srpi_gone_why(c) : "the channel stayed up",
+			       released ? "released by the target" :
+			       left_why(x, left));
 			close_ch(c);
 		}
 	}
@@ -1023,6 +1082,7 @@ static void flow_cases(struct ctx *x)
 			result(x, got == 2,
 			       "tags: duplicate tags in flight: both commands answered",
 			       "%d answered (%s)", got, srpi_gone_why(c));
+			credits_back(x, c, "tags: duplicate tags in flight");
 			close_ch(c);
 		}
 	}

@@ -31,6 +31,8 @@ struct srpi_conn {
 	int depth;
 	int *slot_busy;		/* per send slot: posted and not completed */
 	int credits;
+	int granted;		/* credits of the login response */
+	int recv_hold;		/* receives posted once, never reposted */
 	int gone;
 	char gone_why[96];
 	int t_logout_seen;
@@ -368,6 +370,11 @@ int srpi_credits(const struct srpi_conn *c)
 	return c->credits;
 }
 
+int srpi_granted(const struct srpi_conn *c)
+{
+	return c->granted;
+}
+
 int srpi_gone(const struct srpi_conn *c)
 {
 	return c->gone;
@@ -492,7 +499,7 @@ static int setup_qp(struct srpi_conn *c, size_t data_size)
 	c->data_mr = ibv_reg_mr(c->pd, c->data, data_size, flags);
 	if (!c->send_mr || !c->recv_mr || !c->data_mr)
 		return -1;
-	for (i = 0; i < c->depth; i++)
+	for (i = 0; i < (c->recv_hold ? c->recv_hold : c->depth); i++)
 		if (post_recv(c, i))
 			return -1;
 	return 0;
@@ -564,6 +571,7 @@ static void connect_event(struct srpi_conn *c, struct rdma_cm_event *ev,
 		out->buf_fmt = get_be16(pd + 24);
 		out->rsp_flags = pd[26];
 		c->credits = (int)out->req_lim;
+		c->granted = c->credits;
 		return;
 	case RDMA_CM_EVENT_REJECTED:
 		out->result = SRPI_E_REJECTED;
@@ -698,6 +706,8 @@ struct srpi_conn *srpi_connect(const struct srpi_opts *o,
 		return NULL;
 	}
 	c->depth = o->queue_depth > 0 ? o->queue_depth : 64;
+	if (o->recv_hold > 0 && o->recv_hold < c->depth)
+		c->recv_hold = o->recv_hold;
 	c->verbose = o->verbose;
 	c->tag_seq = 0x1000;
 	c->ec = rdma_create_event_channel();
@@ -845,7 +855,7 @@ static int drain_cq(struct srpi_conn *c)
 				handle_recv(c, c->recv_buf +
 					    (size_t)s * SRPI_RECV_SIZE,
 					    wc[i].byte_len);
-				if (!c->gone && post_recv(c, s))
+				if (!c->gone && !c->recv_hold && post_recv(c, s))
 					set_gone(c, "reposting a receive failed");
 			} else if (wc[i].wr_id < (uint64_t)c->depth) {
 				c->slot_busy[wc[i].wr_id] = 0;

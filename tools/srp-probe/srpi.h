@@ -149,6 +149,9 @@ struct srpi_outcome {
  * @timeout_ms: per CM step and per response
  * @data_size: bytes of registered data buffer (remote read and write)
  * @queue_depth: send and receive queue depth
+ * @recv_hold: when above 0 (and below @queue_depth), post only this many
+ *	receive buffers and never repost them: after that many IUs from the
+ *	target its sends wait for the initiator (receiver not ready)
  * @verbose: print every IU sent and received
  * @ini_port_guid: put the local port GUID into bytes 24..31 of the login
  *	(the second half of the initiator port id) once the route is known
@@ -159,6 +162,7 @@ struct srpi_opts {
 	int timeout_ms;
 	size_t data_size;
 	int queue_depth;
+	int recv_hold;
 	int verbose;
 	int ini_port_guid;
 };
@@ -254,6 +258,8 @@ int srpi_poll(struct srpi_conn *c, int timeout_ms);
 int srpi_gone(const struct srpi_conn *c);
 const char *srpi_gone_why(const struct srpi_conn *c);
 int srpi_credits(const struct srpi_conn *c);
+/* The credits the login response granted. */
+int srpi_granted(const struct srpi_conn *c);
 uint32_t srpi_t_logout_reason(const struct srpi_conn *c, int *seen);
 unsigned int srpi_unexpected(const struct srpi_conn *c);
 uint8_t *srpi_data(struct srpi_conn *c);
