@@ -3,33 +3,19 @@
 # Build hygiene: W=1 and sparse (C=2) print no warnings, checkpatch --strict
 # finds nothing, and the Kbuild line is usable in-tree; the same for the IB
 # CM test initiator (tools/ibcm-initiator/, built by "make tools").
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-cd "$top" || exit 1
-log=$(mktemp -d)
-trap 'rm -rf "$log"' EXIT
-n=0
-check() {
-	n=$((n + 1))
-	name=$1
-	shift
-	if "$@" >"$log/out" 2>&1; then
-		echo "ok $n - $name"
-	else
-		echo "not ok $n - $name"
-		sed 's/^/# /' "$log/out" | head -40
-	fi
-}
+# shellcheck source=tools/tests/host/tap.sh
+. "$(dirname "$0")/tap.sh"
 # Fails on any compiler or sparse diagnostic, not only on errors.
 build_clean() {
 	touch ib_srpt.c
-	make "$@" >"$log/build" 2>&1 || { cat "$log/build"; return 1; }
-	! grep -E 'warning:|error:' "$log/build"
+	make "$@" >"$tmp/build" 2>&1 || { cat "$tmp/build"; return 1; }
+	! grep -E 'warning:|error:' "$tmp/build"
 }
 # The same for the test initiator module, which "make tools" builds.
 tools_clean() {
 	touch tools/ibcm-initiator/srp_ibcm_ini.c
-	make "$@" tools >"$log/build" 2>&1 || { cat "$log/build"; return 1; }
-	! grep -E 'warning:|error:' "$log/build"
+	make "$@" tools >"$tmp/build" 2>&1 || { cat "$tmp/build"; return 1; }
+	! grep -E 'warning:|error:' "$tmp/build"
 }
 check "make W=1 builds ib_srpt.ko without warnings" build_clean W=1
 check "make C=2 (sparse) without warnings" build_clean C=2
