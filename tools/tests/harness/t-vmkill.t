@@ -187,6 +187,7 @@ check "results directory removed" no_results
 guest fail-warn <<'EOF'
 # A kernel log line as WARN() starts one, and a console echo that isn't.
 echo 'WARNING: CPU: 0 PID: 1 at test' >/dev/kmsg
+echo 'report tail: srpt_frame_of_the_report+0x1/0x2' >/dev/kmsg
 echo 'BUG: guest shell echo on the console' >/dev/console
 echo "ok 1 - wrote a splat"
 exit 3
@@ -200,6 +201,10 @@ check "splat test not ok" has '^not ok 3 - dmesg clean of splats$'
 check "the dmesg line as diagnostics" \
 	after '^# dmesg: \[ *[0-9]+\.[0-9]+\] WARNING: CPU: 0 PID: 1 at test$'
 check "the console echo not among the splats" not_after "guest shell echo"
+check "the whole report follows, not only its splat line" \
+	after '^# report: \[ *[0-9]+\.[0-9]+\] report tail: srpt_frame_of_the_report\+0x1/0x2$'
+check "the guest's logs are kept under build/vm-failures" \
+	after '^# guest logs kept in .*/build/vm-failures/'
 check "valid TAP, plan 1..3" tap_valid
 check "no QEMU left" no_qemu
 check "results directory removed" no_results
