@@ -174,6 +174,13 @@ srp_login() {
 	done
 }
 
+# srp_port_ready [TIMEOUT]: wait up to TIMEOUT seconds (default 30) for
+# ib_srp's port on rxe0 (its add_target file), e.g. after the RDMA device
+# was added again.
+srp_port_ready() {
+	wait_until "${1:-30}" test -e /sys/class/infiniband_srp/srp-rxe0-1/add_target
+}
+
 # srp_disk [TIMEOUT]: print /dev/sdX of the first ib_srp disk, waiting up
 # to TIMEOUT seconds (default 30).
 srp_disk() {
@@ -233,8 +240,13 @@ srp_lun_disk_now() {
 		[ "$(cat "$h"/proc_name 2>/dev/null)" = ib_srp ] || continue
 		# shellcheck disable=SC2231 # $1 may be the glob '*'
 		for b in "$h"/device/target*/*:$1/block/*; do
-			[ -e "$b" ] && [ -b "/dev/${b##*/}" ] &&
-				{ echo "/dev/${b##*/}"; return 0; }
+			[ -e "$b" ] || continue
+			[ -b "/dev/${b##*/}" ] && { echo "/dev/${b##*/}"; return 0; }
+			# A writer that ran while the disk was gone (fio or dd
+			# without allow_file_create=0 / conv=nocreat) leaves a
+			# regular file there, and devtmpfs never makes the node.
+			[ ! -e "/dev/${b##*/}" ] ||
+				echo "srp_lun_disk: /dev/${b##*/} is not a block device" >&2
 		done
 	done
 	return 1
@@ -243,7 +255,11 @@ srp_lun_disk_now() {
 # srp_lun_disk LUN [TIMEOUT]: print /dev/sdX of LUN of the ib_srp target,
 # waiting up to TIMEOUT seconds (default 30).
 srp_lun_disk() {
-	wait_until "${2:-30}" srp_lun_disk_now "$1" >/dev/null || return 1
+	if ! wait_until "${2:-30}" srp_lun_disk_now "$1" >/dev/null 2>&1; then
+		# Once more, to say why (on stderr, as a TAP comment).
+		srp_lun_disk_now "$1" 2>&1 >/dev/null | sed 's/^/# /' >&2
+		return 1
+	fi
 	srp_lun_disk_now "$1"
 }
 
@@ -266,22 +282,79 @@ srpt_channels_is() { [ "$(srpt_channels)" = "$1" ]; }
 fio_direct() {
 	_fd_d=$1 _fd_bs=$2 _fd_sz=$3
 	shift 3
-	fio --name=v --filename="$_fd_d" --rw=randwrite --bs="$_fd_bs" \
+	fio --name=v --filename="$_fd_d" --allow_file_create=0 --rw=randwrite --bs="$_fd_bs" \
 		--size="$_fd_sz" --direct=1 --ioengine=libaio --iodepth=8 \
 		--verify=crc32c --do_verify=1 --output=/tmp/fio.out "$@" ||
 		{ cat /tmp/fio.out; return 1; }
+}
+
+# Background fio, one at a time.  bg_fio DISK [FIO-ARGS] starts 4k random
+# writes, 16 in flight, over the first 16 MiB of DISK (FIO-ARGS add to or
+# override that: --offset, --verify, --time_based ...), its pid in $bg and
+# its output in /tmp/bg.out and /tmp/bg.err.  Then one of:
+#   bg_passes NAME        it finishes with status 0 (one TAP check)
+#   bg_fails NAME [SECS]  it ends with an error within SECS (60) s (one TAP
+#                         check); still running then, it is killed.  ib_srp
+#                         fails I/O after fast_io_fail_tmo (15 s): 60 s
+#                         means nothing hangs
+#   bg_stop               stopped now, its status not looked at
+# bg_passes and bg_fails leave fio's status in $bg_rc ("running" when it
+# did not end in time), and name it in the check.
+bg_fio() {
+	_bg_disk=$1
+	shift
+	fio --name=bg --filename="$_bg_disk" --allow_file_create=0 --size=16m --rw=randwrite \
+		--bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
+		--output=/tmp/bg.out "$@" 2>/tmp/bg.err &
+	bg=$!
+}
+bg_ended() { ! kill -0 "$bg" 2>/dev/null; }
+# bg_reap SECS: wait up to SECS s for the background fio; sets $bg_rc.
+bg_reap() {
+	if wait_until "$1" bg_ended; then
+		wait "$bg"
+		bg_rc=$?
+	else
+		kill -9 "$bg" 2>/dev/null
+		wait "$bg" 2>/dev/null
+		bg_rc=running
+	fi
+}
+bg_diag() {
+	cat /tmp/bg.out /tmp/bg.err 2>/dev/null | grep -E "err=|verify|error" |
+		head -n 10 | sed 's/^/# /'
+}
+bg_passes() {
+	wait "$bg"
+	bg_rc=$?
+	if [ "$bg_rc" = 0 ]; then ok "$1"; else
+		not_ok "$1 (fio status $bg_rc)"
+		bg_diag
+	fi
+}
+bg_fails() {
+	bg_reap "${2:-60}"
+	case $bg_rc in
+	running) not_ok "$1 (still running)" ;;
+	0) not_ok "$1 (fio status 0)" ;;
+	*) ok "$1 (fio status $bg_rc)" ;;
+	esac
+}
+bg_stop() {
+	kill "$bg" 2>/dev/null
+	wait "$bg" 2>/dev/null
 }
 
 # fio_buffered DISK BS SIZE: sequential buffered writes and fsync, the page
 # cache dropped, then a buffered read pass that checks every block (so the
 # data really came back from the target, not from the cache).
 fio_buffered() {
-	fio --name=b --filename="$1" --rw=write --bs="$2" --size="$3" \
+	fio --name=b --filename="$1" --allow_file_create=0 --rw=write --bs="$2" --size="$3" \
 		--direct=0 --ioengine=psync --end_fsync=1 --verify=crc32c \
 		--do_verify=0 --output=/tmp/fio.out || { cat /tmp/fio.out; return 1; }
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	fio --name=b --filename="$1" --rw=write --bs="$2" --size="$3" \
+	fio --name=b --filename="$1" --allow_file_create=0 --rw=write --bs="$2" --size="$3" \
 		--direct=0 --ioengine=psync --verify=crc32c --verify_only \
 		--output=/tmp/fio.out || { cat /tmp/fio.out; return 1; }
 }

@@ -16,47 +16,11 @@ login() {
 	disk=
 	srp_login "${1:-}" && disk=$(srp_disk 30)
 }
-# bg_fio DISK OFFSET: verified random writes in the background ($bg).
-bg_fio() {
-	fio --name=bg --filename="$1" --offset="$2" --size=16m --rw=randwrite \
-		--bs=4k --direct=1 --ioengine=libaio --iodepth=16 --verify=crc32c \
-		--do_verify=1 --output=/tmp/bg.out &
-	bg=$!
-}
-# bg_io DISK: writes until they fail (the session is about to be cut): $bg.
-bg_io() {
-	fio --name=io --filename="$1" --size=16m --rw=randwrite --bs=4k \
-		--direct=1 --ioengine=libaio --iodepth=16 --time_based \
-		--runtime=300 --output=/tmp/bg.out &
-	bg=$!
-}
-# bg_io_fails WHAT: the background writes end, with an I/O error, within
-# 60 s (ib_srp's fast_io_fail_tmo is 15 s): nothing hangs.
-bg_io_fails() {
-	_bf_i=0
-	while kill -0 "$bg" 2>/dev/null && [ $_bf_i -lt 600 ]; do
-		sleep 0.1
-		_bf_i=$((_bf_i + 1))
-	done
-	if kill -0 "$bg" 2>/dev/null; then
-		kill -9 "$bg"
-		wait "$bg"
-		not_ok "writes fail within 60 s after $1 (still running)"
-		return
-	fi
-	wait "$bg"
-	_bf_rc=$?
-	if [ $_bf_rc != 0 ]; then ok "writes fail within 60 s after $1 (fio status $_bf_rc)"; else
-		not_ok "writes fail within 60 s after $1 (fio status 0)"; fi
-}
-bg_wait_ok() {
-	if wait "$bg"; then ok "$1"; else not_ok "$1"; grep -E "err=|verify|error" /tmp/bg.out | head -n 10 | sed 's/^/# /'; fi
-}
 # pattern OFFSET_MIB: write 1 MiB of fresh random data at OFFSET_MIB
 # (direct), kept in /tmp/pat.OFFSET_MIB for same_data.
 pattern() {
 	dd if=/dev/urandom of=/tmp/pat."$1" bs=1M count=1 2>/dev/null &&
-		dd if=/tmp/pat."$1" of="$disk" bs=1M seek="$1" oflag=direct conv=notrunc 2>/dev/null
+		dd if=/tmp/pat."$1" of="$disk" bs=1M seek="$1" oflag=direct conv=notrunc,nocreat 2>/dev/null
 }
 same_data() {
 	dd if="$disk" of=/tmp/back bs=1M skip="$1" count=1 iflag=direct 2>/dev/null &&
@@ -69,10 +33,10 @@ diag "ib_srp logged in with $nch channel(s)"
 
 # 1. SCSI resets while fio writes; every one must succeed and fio verify.
 for r in device target bus host; do
-	bg_fio "$disk" 16m
+	bg_fio "$disk" --offset=16m --verify=crc32c --do_verify=1
 	run_ok "fio has writes in flight before the $r reset" wait_until 30 disk_busy "$disk"
 	run_ok "sg_reset --$r during fio" sg_reset --"$r" "$disk"
-	bg_wait_ok "fio verify passes across the $r reset"
+	bg_passes "fio verify passes across the $r reset"
 done
 run_ok "$nch channel(s) after the resets" srpt_channels_are "$nch" 30
 run_ok "logout" srp_logout_wait
@@ -95,12 +59,12 @@ is "$bad" "" "50 logins and logouts, 1 MiB written and read back in each"
 # 3. Node ACL removed under I/O: the session ends, a new login is refused
 #    until the ACL is back, and the data is still there.
 login && pattern 40
-bg_io "$disk"
+bg_fio "$disk" --time_based --runtime=300
 run_ok "fio has writes in flight" wait_until 30 disk_busy "$disk"
 # shellcheck disable=SC2154 # ini: set by srp_test_begin
 run_ok "node ACL removed with the session live" srp_acl_remove "$ini"
 run_ok "the target closed the channel" srpt_channels_are 0 30
-bg_io_fails "the ACL removal"
+bg_fails "writes fail within 60 s after the ACL removal"
 run_ok "initiator port removed" srp_logout_all
 run_fails "login refused without the ACL" srp_login
 run_ok "ACL back" srp_acl "$ini"
@@ -109,7 +73,7 @@ if [ -n "$disk" ] && same_data 40; then ok "data written before the removal is i
 	not_ok "data written before the removal is intact"; fi
 
 # 4. The RDMA device deleted under fio and added back.
-bg_io "$disk"
+bg_fio "$disk" --time_based --runtime=300
 run_ok "fio has writes in flight" wait_until 30 disk_busy "$disk"
 bound_msg="target port 0x$RXE_GID_HEX: bound to $RXE_DEV port 1"
 bound_n=$(kmsg_count "$bound_msg")
@@ -125,7 +89,7 @@ if ours; then
 else
 	ok "# SKIP the in-tree driver does not log its channels' release"
 fi
-bg_io_fails "the device went away"
+bg_fails "writes fail within 60 s after the device went away"
 # shellcheck disable=SC2016 # expanded by the inner sh
 run_ok "ib_srp dropped the initiator port" sh -c \
 	'i=0; while ls /sys/class/srp_remote_ports/ | grep -q .; do i=$((i+1)); [ $i -le 300 ] || exit 1; sleep 0.1; done'
@@ -133,11 +97,7 @@ if [ -d "$SRPT_TPG" ]; then ok "target port still configured"; else not_ok "targ
 run_ok "rdma link add $RXE_DEV again" rxe_setup
 # ib_srp's port and (ours) the target port bound again; slow on a debug
 # kernel.
-i=0
-while [ ! -e /sys/class/infiniband_srp/srp-rxe0-1/add_target ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+srp_port_ready 30 || diag "ib_srp's port on $RXE_DEV is not back after 30 s"
 [ "${SRPT_UNDER_TEST:-ours}" = intree ] || kmsg_wait_more "$bound_msg" "$bound_n"
 # The in-tree driver keeps the configured target port bound to the device
 # that went away ("target port rxe0_1 has not yet been enabled"); ours binds
@@ -150,7 +110,7 @@ if [ -n "$disk" ] && same_data 40; then ok "data intact after the device came ba
 
 # 5. targetcli clearconfig with the session live, then rmmod.  (The
 # in-tree driver has no session here: the login above failed.)
-bg_io "$disk"
+bg_fio "$disk" --time_based --runtime=300
 run_ok "fio has writes in flight$todo" wait_until 30 disk_busy "$disk"
 tcli clearconfig confirm=True >/tmp/tcli.out 2>&1
 tcli_rc=$?
@@ -161,7 +121,7 @@ else
 	sed 's/^/# /' /tmp/tcli.out
 fi
 run_ok "no channel left" srpt_channels_are 0 30
-bg_io_fails "clearconfig"
+bg_fails "writes fail within 60 s after clearconfig"
 run_ok "initiator port removed" srp_logout_all
 echo 0 >"$CFS"/srpt/discovery_auth/rdma_cm_port 2>/dev/null
 [ -d "$CFS"/srpt ] && rmdir "$CFS"/srpt

@@ -21,11 +21,11 @@ if [ -n "$disk" ]; then
 	is "$(cat /sys/block/"${disk#/dev/}"/size)" 131072 "disk has the ramdisk's 64 MiB"
 	run_ok "write and read back 4 MiB with dd" sh -c "
 		dd if=/dev/urandom of=/tmp/pat bs=1M count=4 2>/dev/null &&
-		dd if=/tmp/pat of=$disk bs=1M oflag=direct 2>/dev/null &&
+		dd if=/tmp/pat of=$disk bs=1M oflag=direct conv=nocreat 2>/dev/null &&
 		dd if=$disk of=/tmp/back bs=1M count=4 iflag=direct 2>/dev/null &&
 		cmp /tmp/pat /tmp/back"
 	for bs in 512 4k 64k 1m; do
-		run_ok "fio verify=crc32c bs=$bs direct" fio --name=v --filename="$disk" \
+		run_ok "fio verify=crc32c bs=$bs direct" fio --name=v --filename="$disk" --allow_file_create=0 \
 			--rw=randwrite --bs=$bs --size=8m --direct=1 --ioengine=libaio \
 			--iodepth=16 --verify=crc32c --do_verify=1 --output=/dev/null
 	done

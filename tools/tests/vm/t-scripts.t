@@ -151,7 +151,7 @@ done
 io_check() {
 	login 192.168.123.1 && d=$(srp_disk 30) &&
 		dd if=/dev/urandom of=/tmp/pat bs=1M count=1 2>/dev/null &&
-		dd if=/tmp/pat of="$d" bs=1M oflag=direct 2>/dev/null &&
+		dd if=/tmp/pat of="$d" bs=1M oflag=direct conv=nocreat 2>/dev/null &&
 		dd if="$d" of=/tmp/back bs=1M count=1 iflag=direct 2>/dev/null &&
 		cmp /tmp/pat /tmp/back
 }

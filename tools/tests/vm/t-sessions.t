@@ -51,9 +51,7 @@ else
 fi
 
 # Commands in progress show while I/O runs.
-fio --name=s --filename="$disk" --rw=randread --bs=4k --iodepth=32 --direct=1 \
-	--ioengine=libaio --size=16m --time_based --runtime=20 --output=/dev/null &
-bg=$!
+bg_fio "$disk" --rw=randread --iodepth=32 --time_based --runtime=20
 busy=0
 i=0
 while [ $i -lt 50 ]; do
@@ -62,8 +60,7 @@ while [ $i -lt 50 ]; do
 	sleep 0.2
 	i=$((i + 1))
 done
-kill $bg 2>/dev/null
-wait $bg
+bg_stop
 if [ "$busy" -gt 0 ]; then ok "info shows commands in progress under I/O ($busy)"; else
 	not_ok "info shows commands in progress under I/O"; fi
 
