@@ -32,7 +32,9 @@ ko=$out/ib_srpt.ko
 
 tests="t-load.t t-login.t t-io.t t-faults.t t-attrs.t t-lifetimes.t"
 if [ -f tools/tests/vm/t-hostile.t ]; then
-	tests="$tests t-hostile.t"
+	# t-hostile-srq: an initiator ignoring its credits on an SRQ channel
+	# while ib_srp runs fio verify on another.
+	tests="$tests t-hostile.t t-hostile-srq.t"
 	# Its userspace initiator (build/srp-probe/), kernel-independent.
 	[ ! -d tools/srp-probe ] || make tools
 fi
