@@ -46,6 +46,9 @@ echo "bench: parameters ($out/params):"
 sed 's/^/  /' "$out/params"
 
 vm=$out/vm
+# vmtest empties it only once it holds the VM lock: until then the
+# progress loop below would replay the last run's steps.
+rm -rf "$vm"
 SRPT_VM_RESULTS=$vm tools/vm/vmtest tools/bench/guest.sh >"$out/vmtest.log" 2>&1 &
 vpid=$!
 # Progress: the guest's "# HH:MM:SS step" lines as they come.
