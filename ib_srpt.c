@@ -803,7 +803,7 @@ static void srpt_put_cmd(struct srpt_cmd *cmd)
 	srpt_cmd_release_recv(cmd);
 
 	spin_lock_irqsave(&ch->lock, flags);
-	cmd->state = SRPT_CMD_FREE;
+	WRITE_ONCE(cmd->state, SRPT_CMD_FREE);
 	list_add_tail(&cmd->sq_entry, &ch->free_cmds);
 	atomic_dec(&ch->cmds_in_use);
 	if (!list_empty(&ch->recv_wait) && ch->state < SRPT_CH_DRAINING)
@@ -816,21 +816,23 @@ static void srpt_put_cmd(struct srpt_cmd *cmd)
  * @cmd: command.
  * @state: new state; a command never moves back.
  *
+ * Lock-free: a compare-and-swap that only ever raises the state, so a
+ * late caller (say, LIO aborting a command whose response completed)
+ * cannot move it back.  The command path calls this three times per
+ * I/O; ch->lock stays for what it guards besides.
+ *
  * Return: whether the state changed.
  */
 static bool srpt_set_cmd_state(struct srpt_cmd *cmd,
 			       enum srpt_cmd_state state)
 {
-	unsigned long flags;
-	bool moved = false;
+	enum srpt_cmd_state old = READ_ONCE(cmd->state);
 
-	spin_lock_irqsave(&cmd->ch->lock, flags);
-	if (cmd->state < state) {
-		cmd->state = state;
-		moved = true;
-	}
-	spin_unlock_irqrestore(&cmd->ch->lock, flags);
-	return moved;
+	do {
+		if (old >= state)
+			return false;
+	} while (!try_cmpxchg(&cmd->state, &old, state));
+	return true;
 }
 
 /**
@@ -1458,7 +1460,7 @@ static struct srpt_cmd *srpt_get_cmd(struct srpt_rdma_ch *ch,
 		cmd = list_first_entry(&ch->free_cmds, struct srpt_cmd,
 				       sq_entry);
 		list_del(&cmd->sq_entry);
-		cmd->state = SRPT_CMD_NEW;
+		WRITE_ONCE(cmd->state, SRPT_CMD_NEW);
 		atomic_inc(&ch->cmds_in_use);
 	} else {
 		list_add_tail(&r->wait_entry, &ch->recv_wait);
@@ -1495,7 +1497,7 @@ static void srpt_recv_wait_work(struct work_struct *work)
 		cmd = list_first_entry(&ch->free_cmds, struct srpt_cmd,
 				       sq_entry);
 		list_del(&cmd->sq_entry);
-		cmd->state = SRPT_CMD_NEW;
+		WRITE_ONCE(cmd->state, SRPT_CMD_NEW);
 		atomic_inc(&ch->cmds_in_use);
 		spin_unlock_irqrestore(&ch->lock, flags);
 		srpt_handle_request(cmd, r);
@@ -1597,7 +1599,7 @@ static void srpt_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct srpt_rdma_ch *ch = cq->cq_context;
 	struct srpt_cmd *cmd = container_of(wc->wr_cqe, struct srpt_cmd,
 					    rdma_cqe);
-	bool table = cmd->state == SRPT_CMD_NEW;
+	bool table = READ_ONCE(cmd->state) == SRPT_CMD_NEW;
 
 	srpt_sq_complete(ch, cmd->sq_wrs);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
@@ -1767,7 +1769,7 @@ static void srpt_release_cmd(struct se_cmd *se_cmd)
 
 static int srpt_get_cmd_state(struct se_cmd *se_cmd)
 {
-	return srpt_se_cmd_to_cmd(se_cmd)->state;
+	return READ_ONCE(srpt_se_cmd_to_cmd(se_cmd)->state);
 }
 
 /* ======================================================================== */

@@ -373,7 +373,9 @@ enum srpt_sq_op {
  * @ch: owning channel.
  * @recv: receive buffer holding the request IU, until it is reposted (the
  *	IU and any immediate data in it stay valid until then).
- * @state: enum srpt_cmd_state, changed under @ch->lock.
+ * @state: enum srpt_cmd_state: raised by srpt_set_cmd_state() (a
+ *	compare-and-swap), set to FREE and NEW under @ch->lock by whoever
+ *	owns the context (putting it on or taking it off @ch->free_cmds).
  * @lio: whether @se_cmd was initialized (else a response the driver made
  *	itself, for a request LIO never saw).
  * @tag: the request's tag.
@@ -475,7 +477,7 @@ struct srpt_cmd {
  * @sq_size: send queue entries usable: what the TPG asked for, bounded by
  *	what the QP really got (one more is kept for the drain).
  * @lock: protects @state, @login_busy, @sq_avail, @sq_wait, @sq_waits,
- *	@free_cmds, @recv_wait and every srpt_cmd.state of this channel.
+ *	@free_cmds, @recv_wait, and the FREE/NEW moves of srpt_cmd.state.
  * @state: enum srpt_ch_state.
  * @login_busy: the login path still owns the channel (its REP or accept is
  *	not yet out): srpt_ch_close() only marks it closing and leaves the

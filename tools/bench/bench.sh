@@ -16,7 +16,8 @@
 #                    sequential)
 #   BENCH_PROFILE    workloads profiled with perf ("randread:4k:32
 #                    randwrite:4k:32")
-#   BENCH_LOGINS     channel counts of the control-path test ("64 256")
+#   BENCH_LOGINS     channel counts of the control-path test ("64 256");
+#                    set but empty (BENCH_LOGINS=) skips that test
 #   BENCH_QUICK=1    a short run: nullio, ch_count 1, immediate data on,
 #                    4k workloads only, 64 logins
 # A full run takes about an hour on 2 cores under TCG.
@@ -29,7 +30,7 @@ mkdir -p "$out"
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	: "${BENCH_BACKENDS:=nullio}" "${BENCH_CH:=1}" "${BENCH_IMM:=1}"
 	: "${BENCH_WORKLOADS:=randread:4k:1 randread:4k:32 randwrite:4k:32}"
-	: "${BENCH_LOGINS:=64}" "${BENCH_RUNTIME:=4}"
+	: "${BENCH_LOGINS=64}" "${BENCH_RUNTIME:=4}"
 fi
 cat >"$out/params" <<EOF
 BENCH_RUNTIME=${BENCH_RUNTIME:-5}
@@ -39,12 +40,15 @@ BENCH_CH="${BENCH_CH:-1 2}"
 BENCH_IMM="${BENCH_IMM:-1 0}"
 BENCH_WORKLOADS="${BENCH_WORKLOADS:-randread:4k:1 randread:4k:32 randread:4k:128 randwrite:4k:1 randwrite:4k:32 randwrite:4k:128 read:128k:8 write:128k:8 read:1m:4 write:1m:4}"
 BENCH_PROFILE="${BENCH_PROFILE:-randread:4k:32 randwrite:4k:32}"
-BENCH_LOGINS="${BENCH_LOGINS:-64 256}"
+BENCH_LOGINS="${BENCH_LOGINS-64 256}"
 EOF
 echo "bench: parameters ($out/params):"
 sed 's/^/  /' "$out/params"
 
 vm=$out/vm
+# vmtest empties it only once it holds the VM lock: until then the
+# progress loop below would replay the last run's steps.
+rm -rf "$vm"
 SRPT_VM_RESULTS=$vm tools/vm/vmtest tools/bench/guest.sh >"$out/vmtest.log" 2>&1 &
 vpid=$!
 # Progress: the guest's "# HH:MM:SS step" lines as they come.
