@@ -27,6 +27,7 @@
 #define REJ_ASSOCIATE	0x00010003
 #define REJ_FMT		0x00010004
 #define IMM_OFFSET	80
+#define TASK_ACA	4	/* SRP_CMD task attribute ACA (SRP r16a) */
 #define MB		(1u << 20)
 
 struct ctx {
@@ -813,6 +814,127 @@ static void core_cases(struct ctx *x)
 		x->lun, bad, 6, SRPI_DIR_NONE, 0, chk_opcode);
 }
 
+/* ---- DATA-OUT residuals and task attributes LIO judges ------------------ */
+
+/*
+ * One command on channel @c with its data at offset 0 of the channel's
+ * buffer, one direct descriptor of @data_len; the response in @r.
+ * Returns 0 or reports the failure under @name.
+ */
+static int send_one(struct ctx *x, struct srpi_conn *c, const char *name,
+		    const uint8_t *cdb, int cdb_len, enum srpi_dir dir,
+		    uint32_t data_len, uint8_t attr, struct srpi_rsp *r)
+{
+	struct srpi_cmd cmd = {
+		.lun = x->lun, .cdb_len = (uint32_t)cdb_len, .dir = dir,
+		.fmt = SRPI_DESC_DIRECT, .data_len = data_len,
+		.task_attr = attr,
+	};
+	int ret;
+
+	memcpy(cmd.cdb, cdb, cdb_len);
+	ret = srpi_scsi(c, &cmd, 10000, r);
+	if (ret)
+		result(x, 0, name, "%s", ret == SRPI_GONE ? srpi_gone_why(c) :
+		       "no response");
+	return ret;
+}
+
+/*
+ * MODE SELECT(10) is a DATA-OUT command that is not a data CDB, so LIO
+ * (target_cmd_size_check) takes a descriptor longer than the parameter
+ * list (underflow, the command runs) and refuses one shorter (overflow,
+ * INVALID FIELD IN CDB), both with the residual reported.  The parameter
+ * list is the LUN's own control mode page as MODE SENSE(10) reads it, so
+ * the MODE SELECT changes nothing and LIO accepts it.
+ */
+static void resid_cases(struct ctx *x)
+{
+	const char *under = "residual: MODE SELECT(10) of 20 bytes from a 512-byte descriptor: GOOD, DATA-OUT underflow of 492";
+	const char *over = "residual: MODE SELECT(10) of 1024 bytes from a 512-byte descriptor: INVALID FIELD IN CDB, DATA-OUT overflow of 512";
+	const char *aca = "task attribute ACA reaches LIO: INVALID FIELD IN CDB";
+	uint8_t sense[10] = { 0x5a, 0x08, 0x0a, 0, 0, 0, 0, 0x01, 0, 0 };
+	uint8_t sel[10] = { 0x55, 0x10, 0, 0, 0, 0, 0, 0, 0, 0 };
+	uint8_t tur6[6] = { 0 };
+	struct srpi_conn *c;
+	struct srpi_rsp r;
+	uint8_t *d, page[12];
+	uint32_t plen;
+
+	if (want(x, under) || want(x, over)) {
+		c = open_ch(x, want(x, under) ? under : over);
+		if (!c)
+			return;
+		d = srpi_data(c);
+		memset(d, 0, 512);
+		/* DBD: no block descriptors; the control page, 12 bytes */
+		if (send_one(x, c, want(x, under) ? under : over, sense, 10,
+			     SRPI_DIR_IN, 256, 0, &r)) {
+			close_ch(c);
+			return;
+		}
+		memcpy(page, d + 8, sizeof(page));
+		plen = 8 + sizeof(page);
+		if (want(x, under)) {
+			if (r.status || d[8] != 0x0a || d[9] != 0x0a ||
+			    d[6] || d[7]) {
+				result(x, 0, under,
+				       "MODE SENSE(10) of the control page: status 0x%02x page %02x/%02x block descriptors %u",
+				       r.status, d[8], d[9], d[6] << 8 | d[7]);
+			} else {
+				memset(d, 0, 512);
+				memcpy(d + 8, page, sizeof(page));
+				sel[7] = (uint8_t)(plen >> 8);
+				sel[8] = (uint8_t)plen;
+				if (!send_one(x, c, under, sel, 10,
+					      SRPI_DIR_OUT, 512, 0, &r))
+					result(x, r.status == 0 &&
+					       (r.flags & SRPI_DOUNDER) &&
+					       !(r.flags & SRPI_DOOVER) &&
+					       r.do_resid == 512 - plen, under,
+					       "status 0x%02x flags 0x%02x resid out %u sense %x/%02x/%02x",
+					       r.status, r.flags, r.do_resid,
+					       r.key, r.asc, r.ascq);
+			}
+		}
+		if (want(x, over) && !srpi_gone(c)) {
+			sel[7] = 1024 >> 8;
+			sel[8] = 0;
+			if (!send_one(x, c, over, sel, 10, SRPI_DIR_OUT, 512, 0,
+				      &r))
+				result(x, r.status == 0x02 && r.key == 0x5 &&
+				       r.asc == 0x24 && r.ascq == 0 &&
+				       (r.flags & SRPI_DOOVER) &&
+				       !(r.flags & SRPI_DOUNDER) &&
+				       r.do_resid == 512, over,
+				       "status 0x%02x flags 0x%02x resid out %u sense %x/%02x/%02x",
+				       r.status, r.flags, r.do_resid, r.key,
+				       r.asc, r.ascq);
+		}
+		credits_back(x, c, "residual: after the MODE SELECTs");
+		close_ch(c);
+	}
+
+	if (want(x, aca)) {
+		/*
+		 * LIO refuses ACA (target_cmd_init_cdb) with 5/24/00; our
+		 * own parser's refusal would be 5/0e/03, a SIMPLE mapping
+		 * GOOD.
+		 */
+		c = open_ch(x, aca);
+		if (!c)
+			return;
+		if (!send_one(x, c, aca, tur6, 6, SRPI_DIR_NONE, 0, TASK_ACA,
+			      &r))
+			result(x, r.status == 0x02 && r.key == 0x5 &&
+			       r.asc == 0x24 && r.ascq == 0, aca,
+			       "status 0x%02x sense %x/%02x/%02x, expected CHECK CONDITION 5/24/00",
+			       r.status, r.key, r.asc, r.ascq);
+		expect_alive(x, c, "task attribute ACA: the channel serves after it");
+		close_ch(c);
+	}
+}
+
 /* ---- RDMA transfers the initiator's memory keys refuse ------------------ */
 
 enum rfault { RF_WRITE_KEY, RF_READ_ADDR, RF_TABLE_KEY, RF_TABLE_ADDR };
@@ -1228,6 +1350,7 @@ int main(int argc, char **argv)
 	iu_cases(&x);
 	cmd_cases(&x);
 	core_cases(&x);
+	resid_cases(&x);
 	rdma_cases(&x);
 	flow_cases(&x);
 	final_case(&x);

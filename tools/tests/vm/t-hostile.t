@@ -17,7 +17,7 @@ if [ "${SRPT_UNDER_TEST:-ours}" = intree ] && [ -z "${SRPT_HOSTILE_INTREE:-}" ];
 fi
 # The cases srp-hostile has: a case that silently stops running (or a
 # suite cut short) makes the count differ.
-cases=102
+cases=107
 bin=$SRPT_REPO/build/srp-probe
 [ -x "$bin"/srp-hostile ] || { not_ok "srp-hostile built (make tools)"; exit 1; }
 
