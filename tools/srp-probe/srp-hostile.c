@@ -27,7 +27,6 @@
 #define REJ_ASSOCIATE	0x00010003
 #define REJ_FMT		0x00010004
 #define IMM_OFFSET	80
-#define TASK_ACA	4	/* SRP_CMD task attribute ACA (SRP r16a) */
 #define MB		(1u << 20)
 
 struct ctx {
@@ -635,6 +634,32 @@ static size_t build_bad(struct ctx *x, struct srpi_conn *c, enum mut m,
 	return len;
 }
 
+/* Whether @r is CHECK CONDITION with sense @key/@asc/@ascq. */
+static int is_check(const struct srpi_rsp *r, uint8_t key, uint8_t asc,
+		    uint8_t ascq)
+{
+	return r->status == 0x02 && r->key == key && r->asc == asc &&
+	       r->ascq == ascq;
+}
+
+/* Report @name: @r must be CHECK CONDITION with sense @key/@asc/@ascq. */
+static void result_check(struct ctx *x, const struct srpi_rsp *r,
+			 const char *name, uint8_t key, uint8_t asc,
+			 uint8_t ascq)
+{
+	result(x, is_check(r, key, asc, ascq), name,
+	       "status 0x%02x sense %x/%02x/%02x, expected CHECK CONDITION %x/%02x/%02x",
+	       r->status, r->key, r->asc, r->ascq, key, asc, ascq);
+}
+
+/* Report the failure of a command that got no response under @name. */
+static void no_response(struct ctx *x, struct srpi_conn *c, const char *name,
+			int ret)
+{
+	result(x, 0, name, "%s", ret == SRPI_GONE ? srpi_gone_why(c) :
+	       "no response");
+}
+
 static void expect_sense(struct ctx *x, struct srpi_conn *c, const char *name,
 			 const void *buf, size_t len, uint64_t tag, uint8_t key,
 			 uint8_t asc, uint8_t ascq)
@@ -644,15 +669,10 @@ static void expect_sense(struct ctx *x, struct srpi_conn *c, const char *name,
 
 	if (!ret)
 		ret = srpi_wait_rsp(c, tag, 10000, &r);
-	if (ret) {
-		result(x, 0, name, "%s", ret == SRPI_GONE ? srpi_gone_why(c) :
-		       "no response");
-		return;
-	}
-	result(x, r.status == 0x02 && r.key == key && r.asc == asc &&
-	       r.ascq == ascq, name,
-	       "status 0x%02x sense %x/%02x/%02x, expected CHECK CONDITION %x/%02x/%02x",
-	       r.status, r.key, r.asc, r.ascq, key, asc, ascq);
+	if (ret)
+		no_response(x, c, name, ret);
+	else
+		result_check(x, &r, name, key, asc, ascq);
 }
 
 static void cmd_cases(struct ctx *x)
@@ -715,31 +735,46 @@ static void cmd_cases(struct ctx *x)
 
 /* ---- data length and addressing the target core judges ------------------ */
 
+/*
+ * One command to @lun on channel @c with its data at offset 0 of the
+ * channel's buffer, one direct descriptor of @data_len, task attribute
+ * @attr; the response in @r.  Returns 0, or reports the failure under @name.
+ */
+static int send_one(struct ctx *x, struct srpi_conn *c, const char *name,
+		    uint64_t lun, const uint8_t *cdb, int cdb_len,
+		    enum srpi_dir dir, uint32_t data_len, uint8_t attr,
+		    struct srpi_rsp *r)
+{
+	struct srpi_cmd cmd = {
+		.lun = lun, .cdb_len = (uint32_t)cdb_len, .dir = dir,
+		.fmt = SRPI_DESC_DIRECT, .data_len = data_len,
+		.task_attr = attr,
+	};
+	int ret;
+
+	memcpy(cmd.cdb, cdb, cdb_len);
+	ret = srpi_scsi(c, &cmd, 10000, r);
+	if (ret)
+		no_response(x, c, name, ret);
+	return ret;
+}
+
 static void run_cmd(struct ctx *x, const char *name, uint64_t lun,
 		    const uint8_t *cdb, int cdb_len, enum srpi_dir dir,
 		    uint32_t data_len, int (*check)(const struct srpi_rsp *r,
 						    char *why, size_t n))
 {
-	struct srpi_cmd cmd = {
-		.lun = lun, .cdb_len = (uint32_t)cdb_len, .dir = dir,
-		.fmt = SRPI_DESC_DIRECT, .data_len = data_len,
-	};
 	struct srpi_conn *c;
 	struct srpi_rsp r;
 	char why[160] = "";
-	int ret;
 
 	if (!want(x, name))
 		return;
 	c = open_ch(x, name);
 	if (!c)
 		return;
-	memcpy(cmd.cdb, cdb, cdb_len);
-	ret = srpi_scsi(c, &cmd, 10000, &r);
-	if (ret)
-		result(x, 0, name, "%s", ret == SRPI_GONE ? srpi_gone_why(c) :
-		       "no response");
-	else
+	if (!send_one(x, c, name, lun, cdb, cdb_len, dir, data_len,
+		      SRPI_TASK_SIMPLE, &r))
 		result(x, check(&r, why, sizeof(why)), name,
 		       "status 0x%02x flags 0x%02x resid out %u in %u sense %x/%02x/%02x %s",
 		       r.status, r.flags, r.do_resid, r.di_resid, r.key, r.asc,
@@ -751,8 +786,7 @@ static void run_cmd(struct ctx *x, const char *name, uint64_t lun,
 static int chk_write_short(const struct srpi_rsp *r, char *why, size_t n)
 {
 	(void)why; (void)n;
-	return r->status == 0x02 && r->key == 0x5 && r->asc == 0x0e &&
-	       r->ascq == 0x03;
+	return is_check(r, 0x5, 0x0e, 0x03);
 }
 
 static int chk_read_under(const struct srpi_rsp *r, char *why, size_t n)
@@ -770,26 +804,26 @@ static int chk_read_over(const struct srpi_rsp *r, char *why, size_t n)
 	 * buffer (SCF_PASSTHROUGH_SG_TO_MEM_NOALLOC semantics, as the RDMA
 	 * R/W path does): INVALID FIELD IN CDB, with the overflow reported.
 	 */
-	return r->status == 0x02 && r->key == 0x5 && r->asc == 0x24 &&
-	       (r->flags & SRPI_DIOVER) && r->di_resid == 512;
+	return is_check(r, 0x5, 0x24, 0x00) && (r->flags & SRPI_DIOVER) &&
+	       r->di_resid == 512;
 }
 
 static int chk_lba(const struct srpi_rsp *r, char *why, size_t n)
 {
 	(void)why; (void)n;
-	return r->status == 0x02 && r->key == 0x5 && r->asc == 0x21;
+	return is_check(r, 0x5, 0x21, 0x00);
 }
 
 static int chk_lun(const struct srpi_rsp *r, char *why, size_t n)
 {
 	(void)why; (void)n;
-	return r->status == 0x02 && r->key == 0x5 && r->asc == 0x25;
+	return is_check(r, 0x5, 0x25, 0x00);
 }
 
 static int chk_opcode(const struct srpi_rsp *r, char *why, size_t n)
 {
 	(void)why; (void)n;
-	return r->status == 0x02 && r->key == 0x5 && r->asc == 0x20;
+	return is_check(r, 0x5, 0x20, 0x00);
 }
 
 static void core_cases(struct ctx *x)
@@ -815,30 +849,6 @@ static void core_cases(struct ctx *x)
 }
 
 /* ---- DATA-OUT residuals and task attributes LIO judges ------------------ */
-
-/*
- * One command on channel @c with its data at offset 0 of the channel's
- * buffer, one direct descriptor of @data_len; the response in @r.
- * Returns 0 or reports the failure under @name.
- */
-static int send_one(struct ctx *x, struct srpi_conn *c, const char *name,
-		    const uint8_t *cdb, int cdb_len, enum srpi_dir dir,
-		    uint32_t data_len, uint8_t attr, struct srpi_rsp *r)
-{
-	struct srpi_cmd cmd = {
-		.lun = x->lun, .cdb_len = (uint32_t)cdb_len, .dir = dir,
-		.fmt = SRPI_DESC_DIRECT, .data_len = data_len,
-		.task_attr = attr,
-	};
-	int ret;
-
-	memcpy(cmd.cdb, cdb, cdb_len);
-	ret = srpi_scsi(c, &cmd, 10000, r);
-	if (ret)
-		result(x, 0, name, "%s", ret == SRPI_GONE ? srpi_gone_why(c) :
-		       "no response");
-	return ret;
-}
 
 /*
  * MODE SELECT(10) is a DATA-OUT command that is not a data CDB, so LIO
@@ -868,8 +878,9 @@ static void resid_cases(struct ctx *x)
 		d = srpi_data(c);
 		memset(d, 0, 512);
 		/* DBD: no block descriptors; the control page, 12 bytes */
-		if (send_one(x, c, want(x, under) ? under : over, sense, 10,
-			     SRPI_DIR_IN, 256, 0, &r)) {
+		if (send_one(x, c, want(x, under) ? under : over, x->lun,
+			     sense, 10, SRPI_DIR_IN, 256, SRPI_TASK_SIMPLE,
+			     &r)) {
 			close_ch(c);
 			return;
 		}
@@ -886,8 +897,9 @@ static void resid_cases(struct ctx *x)
 				memcpy(d + 8, page, sizeof(page));
 				sel[7] = (uint8_t)(plen >> 8);
 				sel[8] = (uint8_t)plen;
-				if (!send_one(x, c, under, sel, 10,
-					      SRPI_DIR_OUT, 512, 0, &r))
+				if (!send_one(x, c, under, x->lun, sel, 10,
+					      SRPI_DIR_OUT, 512,
+					      SRPI_TASK_SIMPLE, &r))
 					result(x, r.status == 0 &&
 					       (r.flags & SRPI_DOUNDER) &&
 					       !(r.flags & SRPI_DOOVER) &&
@@ -900,10 +912,9 @@ static void resid_cases(struct ctx *x)
 		if (want(x, over) && !srpi_gone(c)) {
 			sel[7] = 1024 >> 8;
 			sel[8] = 0;
-			if (!send_one(x, c, over, sel, 10, SRPI_DIR_OUT, 512, 0,
-				      &r))
-				result(x, r.status == 0x02 && r.key == 0x5 &&
-				       r.asc == 0x24 && r.ascq == 0 &&
+			if (!send_one(x, c, over, x->lun, sel, 10,
+				      SRPI_DIR_OUT, 512, SRPI_TASK_SIMPLE, &r))
+				result(x, is_check(&r, 0x5, 0x24, 0x00) &&
 				       (r.flags & SRPI_DOOVER) &&
 				       !(r.flags & SRPI_DOUNDER) &&
 				       r.do_resid == 512, over,
@@ -924,12 +935,9 @@ static void resid_cases(struct ctx *x)
 		c = open_ch(x, aca);
 		if (!c)
 			return;
-		if (!send_one(x, c, aca, tur6, 6, SRPI_DIR_NONE, 0, TASK_ACA,
-			      &r))
-			result(x, r.status == 0x02 && r.key == 0x5 &&
-			       r.asc == 0x24 && r.ascq == 0, aca,
-			       "status 0x%02x sense %x/%02x/%02x, expected CHECK CONDITION 5/24/00",
-			       r.status, r.key, r.asc, r.ascq);
+		if (!send_one(x, c, aca, x->lun, tur6, 6, SRPI_DIR_NONE, 0,
+			      SRPI_TASK_ACA, &r))
+			result_check(x, &r, aca, 0x5, 0x24, 0x00);
 		expect_alive(x, c, "task attribute ACA: the channel serves after it");
 		close_ch(c);
 	}

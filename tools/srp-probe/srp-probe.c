@@ -36,6 +36,7 @@ struct probe {
 	unsigned long long task_tag;
 	int timeout_ms;
 	int hold_s;		/* --hold: -1, or seconds to stay logged in */
+	uint8_t task_attr;	/* --task-attr: SRPI_TASK_* of every command */
 };
 
 static void usage(FILE *f)
@@ -67,6 +68,8 @@ static void usage(FILE *f)
 "  -k, --tmf FUNC            send a task management request to the LUN: abort-task,\n"
 "                            abort-task-set, clear-task-set, lun-reset, clear-aca\n"
 "      --task-tag N          the tag ABORT TASK names (default 0)\n"
+"      --task-attr ATTR      task attribute of every SCSI command: simple\n"
+"                            (default), head-of-queue, ordered or aca\n"
 "      --hold SEC            after the login, no SCSI: stay logged in SEC seconds\n"
 "                            (or until the target ends the channel, exit 7),\n"
 "                            then log out; with a small buffer (many at once)\n"
@@ -106,6 +109,22 @@ static int parse_tmf(const char *s)
 	return -1;
 }
 
+static int parse_task_attr(const char *s)
+{
+	static const struct { const char *name; int attr; } t[] = {
+		{ "simple", SRPI_TASK_SIMPLE },
+		{ "head-of-queue", SRPI_TASK_HEAD_OF_QUEUE },
+		{ "ordered", SRPI_TASK_ORDERED },
+		{ "aca", SRPI_TASK_ACA },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(s, t[i].name))
+			return t[i].attr;
+	return -1;
+}
+
 static int scsi_failed(const char *what, int ret, const struct srpi_rsp *r,
 		       struct srpi_conn *c)
 {
@@ -127,9 +146,17 @@ static int scsi_failed(const char *what, int ret, const struct srpi_rsp *r,
 	if (r->status) {
 		fprintf(stderr, "srp-probe: %s: SCSI status 0x%02x", what,
 			r->status);
-		if (r->sense_len)
+		/* Fixed format: the key in byte 2, ASC/ASCQ in 12 and 13. */
+		if (r->sense_got >= 14 || (r->sense_got >= 4 &&
+					   (r->sense[0] & 0x7f) >= 0x72))
 			fprintf(stderr, ", sense key 0x%x, ASC/ASCQ 0x%02x/0x%02x",
 				r->key, r->asc, r->ascq);
+		else if (r->sense_got >= 3)
+			fprintf(stderr, ", sense key 0x%x, no ASC/ASCQ",
+				r->key);
+		if (r->sense_len)
+			fprintf(stderr, " (sense length %u, %u bytes in a %u-byte SRP_RSP)",
+				r->sense_len, r->sense_got, r->iu_len);
 		fprintf(stderr, "\n");
 		return EX_SCSI;
 	}
@@ -142,17 +169,32 @@ static int run(struct probe *p, const char *what, uint64_t lun,
 	       struct srpi_rsp *r)
 {
 	struct srpi_cmd cmd = {
-		.lun = lun, .cdb_len = (uint32_t)cdb_len, .dir = dir,
+		.lun = lun, .task_attr = p->task_attr,
+		.cdb_len = (uint32_t)cdb_len, .dir = dir,
 		.fmt = len ? fmt : SRPI_DESC_NONE, .data_off = off,
 		.data_len = len, .ndesc = fmt == SRPI_DESC_DIRECT ? 1 : 4,
 		.table_off = p->o.data_size - 4096,
 	};
 	int ret;
 
+	int tries = 0;
+
 	memcpy(cmd.cdb, cdb, cdb_len);
 	if (fmt == SRPI_DESC_IMM)
 		cmd.imm = srpi_data(p->c) + off;
-	ret = srpi_scsi(p->c, &cmd, p->timeout_ms, r);
+	/*
+	 * A UNIT ATTENTION reports an event (a reset, a capacity change)
+	 * once, to whichever command comes first: say so and send the
+	 * command again, as SCSI initiators do.
+	 */
+	for (;;) {
+		ret = srpi_scsi(p->c, &cmd, p->timeout_ms, r);
+		if (ret || r->status != 0x02 || r->key != 0x6 || ++tries > 3)
+			break;
+		if (!p->quiet)
+			printf("%s: UNIT ATTENTION, ASC/ASCQ 0x%02x/0x%02x: sent again\n",
+			       what, r->asc, r->ascq);
+	}
 	return scsi_failed(what, ret, r, p->c);
 }
 
@@ -381,7 +423,7 @@ int main(int argc, char **argv)
 		{ "desc", 1, NULL, 'd' }, { "tmf", 1, NULL, 'k' },
 		{ "task-tag", 1, NULL, 'K' }, { "timeout", 1, NULL, 't' },
 		{ "quiet", 0, NULL, 'q' }, { "verbose", 0, NULL, 'v' },
-		{ "hold", 1, NULL, 'H' },
+		{ "hold", 1, NULL, 'H' }, { "task-attr", 1, NULL, 'A' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct probe p = {
@@ -506,6 +548,16 @@ int main(int argc, char **argv)
 				return EX_USAGE;
 			}
 			break;
+		case 'A': {
+			int a = parse_task_attr(optarg);
+
+			if (a < 0) {
+				fprintf(stderr, "srp-probe: --task-attr: simple, head-of-queue, ordered or aca\n");
+				return EX_USAGE;
+			}
+			p.task_attr = (uint8_t)a;
+			break;
+		}
 		case 'K':
 			p.task_tag = strtoull(optarg, &end, 0);
 			if (*end) {

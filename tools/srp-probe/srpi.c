@@ -768,6 +768,7 @@ static void decode_rsp(const uint8_t *p, uint32_t len, struct srpi_rsp *r)
 	r->do_resid = get_be32(p + 20);
 	r->di_resid = get_be32(p + 24);
 	r->sense_len = (r->flags & SRPI_SNSVALID) ? get_be32(p + 28) : 0;
+	r->iu_len = len;
 	r->resp_len = (r->flags & SRPI_RSPVALID) ? get_be32(p + 32) : 0;
 	off = SRPI_RSP_LEN;
 	if (r->resp_len && r->resp_len <= len - off)
@@ -777,6 +778,7 @@ static void decode_rsp(const uint8_t *p, uint32_t len, struct srpi_rsp *r)
 	if (r->sense_len && off < len) {
 		uint32_t n = len - off < r->sense_len ? len - off : r->sense_len;
 
+		r->sense_got = n;
 		memcpy(r->sense, p + off, n < 96 ? n : 96);
 		if ((r->sense[0] & 0x7f) >= 0x72) {
 			r->key = r->sense[1] & 0xf;

@@ -72,6 +72,14 @@ enum {
 	SRPI_TMF_CLEAR_ACA	= 0x40,
 };
 
+/* SRP_CMD task attributes (SRP r16a, byte 29 bits 2..0; 3 is reserved). */
+enum {
+	SRPI_TASK_SIMPLE	= 0,
+	SRPI_TASK_HEAD_OF_QUEUE	= 1,
+	SRPI_TASK_ORDERED	= 2,
+	SRPI_TASK_ACA		= 4,
+};
+
 #define SRPI_LOGIN_RDMA_LEN	56
 #define SRPI_CMD_LEN		48
 #define SRPI_TMF_LEN		48
@@ -177,7 +185,10 @@ struct srpi_opts {
  * @di_resid: DATA-IN residual count
  * @resp_len: response data length
  * @resp: the first response data bytes (TMF response code in resp[3])
- * @sense_len: sense data length
+ * @sense_len: sense data length (the SRP_RSP's SENSE DATA LIST LENGTH)
+ * @sense_got: sense bytes the IU actually carried (a target truncates
+ *	sense to its maximum response IU)
+ * @iu_len: length of the SRP_RSP as received
  * @sense: the sense data (first 96 bytes)
  * @key: sense key (0 when no sense)
  * @asc: additional sense code
@@ -193,6 +204,8 @@ struct srpi_rsp {
 	uint32_t resp_len;
 	uint8_t resp[8];
 	uint32_t sense_len;
+	uint32_t sense_got;
+	uint32_t iu_len;
 	uint8_t sense[96];
 	uint8_t key, asc, ascq;
 };
@@ -207,7 +220,7 @@ struct srpi_conn;
  * struct srpi_cmd - an SRP_CMD to build
  * @tag: opaque tag
  * @lun: LUN number (SAM single level / flat encoding)
- * @task_attr: task attribute (0 simple)
+ * @task_attr: task attribute (SRPI_TASK_*)
  * @cdb: CDB bytes (16 plus @add_cdb_len)
  * @cdb_len: valid bytes in @cdb; the IU's CDB field is padded to 16
  * @dir: data direction

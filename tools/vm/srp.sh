@@ -4,6 +4,9 @@
 # configfs writes (quick under TCG, and the same ABI targetcli uses), and the
 # kernel initiator ib_srp logging in to it over RDMA/CM.
 SRPT_CM_PORT=${SRPT_CM_PORT:-5555}
+# The target's address: veth0 under rdma_rxe (rxe_setup).  Userspace
+# initiators (srp-probe, srp-hostile) take "$SRPT_IP" "$SRPT_CM_PORT".
+SRPT_IP=192.168.123.1
 CFS=/sys/kernel/config/target
 
 # kmsg_text: the kernel log since boot, every record (guest-init keeps it in
@@ -152,7 +155,7 @@ kmsg_wait_more() {
 }
 
 # srp_login [EXTRA]: ask ib_srp to log in to the target through RDMA/CM,
-# at $SRPT_DEST (default 192.168.123.1:$SRPT_CM_PORT).  ib_srp drops a
+# at $SRPT_DEST (default $SRPT_IP:$SRPT_CM_PORT).  ib_srp drops a
 # removed target from its list only after its SCSI host is gone, so a login
 # right after srp_logout_all can still be refused as "Already connected"
 # (initiator side, logged by ib_srp): that refusal alone is retried, for
@@ -164,7 +167,7 @@ srp_login() {
 	while :; do
 		kmsg_sync || return 1
 		_lg_n=$(kmsg_count "ib_srp: Already connected")
-		echo "id_ext=$g,ioc_guid=$g,dest=${SRPT_DEST:-192.168.123.1:$SRPT_CM_PORT}${1:+,$1}" \
+		echo "id_ext=$g,ioc_guid=$g,dest=${SRPT_DEST:-$SRPT_IP:$SRPT_CM_PORT}${1:+,$1}" \
 			>/sys/class/infiniband_srp/srp-rxe0-1/add_target && return 0
 		kmsg_sync || return 1
 		kmsg_more "ib_srp: Already connected" "$_lg_n" || return 1

@@ -96,7 +96,7 @@ fi
 modprobe -a rdma_ucm ib_uverbs
 is "$(readlink -f "$(command -v srp-probe)")" /usr/sbin/srp-probe "srp-probe installed by ib-srpt-tools"
 run_ok "srp-probe checks the target" \
-	srp-probe -q -e "$(srpt_guid16)" 192.168.123.1 "$SRPT_CM_PORT"
+	srp-probe -q -e "$(srpt_guid16)" "$SRPT_IP" "$SRPT_CM_PORT"
 run_ok "man page srp-probe(8) installed" ls -l /usr/share/man/man8/srp-probe.8.gz
 run_ok "logout, channels released" srp_logout_wait
 srp_export_teardown

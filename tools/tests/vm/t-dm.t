@@ -20,7 +20,7 @@ probe=$SRPT_REPO/build/srp-probe/srp-probe
 rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
 modprobe -a rdma_ucm ib_uverbs ib_umad
 srp_initiator_load
-dst=192.168.123.1
+dst=$SRPT_IP
 ll=$(ip -6 addr show dev veth0 scope link | sed -n 's/.*inet6 \([^/]*\).*/\1/p')
 dst6=$ll%veth0
 diag "link-local address of veth0 (GID 0 of $RXE_DEV): $ll"

@@ -67,7 +67,7 @@ rxe_wedged=" # TODO rdma_rxe receives nothing after a MAD was sent while its lin
 # known failure.
 probe_login() {
 	"$SRPT_REPO/build/srp-probe/srp-probe" -q -t 10 -e "$(srpt_guid16)" \
-		192.168.123.1 "$SRPT_CM_PORT" >/tmp/probe.out 2>&1
+		"$SRPT_IP" "$SRPT_CM_PORT" >/tmp/probe.out 2>&1
 	_pl_st=$?
 	if [ "${2:-0}" = 0 ]; then _pl_name="srp-probe logs in $1"; else
 		_pl_name="srp-probe's login is rejected $1"; fi

@@ -73,7 +73,7 @@ diag "srp-hostile started $(date)"
 "$bin"/srp-hostile --id-ext "$(srpt_guid16)" --initiator-id $hi --lun 0 \
 	--max-req-size "$(cat /sys/module/ib_srpt/parameters/srp_max_req_size)" \
 	--channels-cmd "$chcmd" ${srq:-} ${SRPT_HOSTILE_CASE:+--case "$SRPT_HOSTILE_CASE"} \
-	192.168.123.1 "$SRPT_CM_PORT" >/tmp/hostile.tap 2>/tmp/hostile.err
+	"$SRPT_IP" "$SRPT_CM_PORT" >/tmp/hostile.tap 2>/tmp/hostile.err
 status=$?
 diag "srp-hostile finished $(date)"
 reported=0 plan=

@@ -10,7 +10,8 @@
 # indirect and external-table descriptors; task management; logout by
 # SRP_I_LOGOUT, by DREQ, and by DREQ with 32 commands in flight; a REQ
 # reusing a live connection's QP number; SINGLE and MULTI second logins;
-# the hostile login cases that apply to IB CM, each with its decoded REJ.
+# the hostile login cases that apply to IB CM, each with its decoded REJ;
+# srp_max_req_size above 65536: a 65536-byte request IU granted, 65537 not.
 # The in-tree driver listens for IB CM only on InfiniBand ports: against
 # it, the one check is that its service id is unknown on RoCE.
 . "$SRPT_REPO/tools/vm/lib.sh"
@@ -25,7 +26,7 @@ grep -q " /sys/kernel/debug debugfs" /proc/mounts ||
 ctl=/sys/kernel/debug/srp_ibcm_ini
 run_ok "test initiator loaded" insmod "$ko"
 g=$(srpt_guid16)
-dst=192.168.123.1
+dst=$SRPT_IP
 # Initiator port id: id_ext 0xa1, then the port GUID.
 ini=0x00000000000000a1$(echo "$RXE_GID_HEX" | cut -c17-32)
 
@@ -214,6 +215,34 @@ else
 fi
 login "unknown service id" sid="$wrong" tpid="$g""$g" expect=cmrej:8
 run_ok "no channel left behind" srpt_channels_gone 30
+
+# --- srp_max_req_size above what the driver supports -------------------------
+# It loads and reads back as given; the driver uses 65536 and says so in the
+# log: a 65536-byte request IU is granted, one byte more is refused.
+run_ok "target teardown before srp_max_req_size=70000" srp_export_teardown
+run_ok "rmmod ib_srpt before srp_max_req_size=70000" rmmod ib_srpt
+cap="srp_max_req_size 70000 (70000 bytes) is more than this driver supports: requests of up to 65536 bytes are accepted"
+kmsg_sync
+n=$(kmsg_count "$cap")
+run_ok "srp_max_req_size=70000 loads" srpt_load srp_max_req_size=70000
+is "$(cat /sys/module/ib_srpt/parameters/srp_max_req_size)" 70000 \
+	"srp_max_req_size=70000 reads back as given"
+kmsg_sync
+is "$(kmsg_count "$cap")" $((n + 1)) "srp_max_req_size=70000: the log says 65536 is used"
+if srp_export_setup && srp_acl "$ini"; then
+	ok "srp_max_req_size=70000: ramdisk exported, ACL $ini"
+else
+	not_ok "srp_max_req_size=70000: ramdisk exported, ACL $ini"
+fi
+login "srp_max_req_size 70000: IU length 65536" it_iu_len=65536 expect=rsp
+if grep -q "credits, IU 65536/[0-9]* bytes" /tmp/ibcm.out; then
+	ok "srp_max_req_size 70000: the login response grants 65536-byte request IUs"
+else
+	not_ok "srp_max_req_size 70000: the login response grants 65536-byte request IUs"
+	sed 's/^/# /' /tmp/ibcm.out
+fi
+login "srp_max_req_size 70000: IU length 65537" it_iu_len=65537 expect=rej:0x00010002
+run_ok "srp_max_req_size 70000: no channel left behind" srpt_channels_gone 30
 
 run_ok "test initiator unloaded" rmmod srp_ibcm_ini
 run_ok "target teardown" srp_export_teardown

@@ -9,8 +9,8 @@
 #     or ib_dealloc_pd warning, or on the debug kernel a KASAN report, fails
 #     the splat check), and the target port binds again to the re-added
 #     device;
-#  2. node ACL removal racing logins (srp-probe's): the rmdir never waits for the
-#     initiator to log out, and no channel is left behind;
+#  2. node ACL removal racing logins (srp-probe's): the rmdir never waits
+#     for the initiator to log out, and no channel is left behind;
 #  3. TPG disable racing logins: the same;
 #  4. task management (LUN resets) while one channel runs fio verify at the
 #     queue depth of all its credits, so that requests wait for command
@@ -61,9 +61,9 @@ probe=$SRPT_REPO/build/srp-probe/srp-probe
 g=$(srpt_guid16)
 race_probe() {
 	if [ "$1" = hold ]; then
-		"$probe" -q --hold 60 -e "$g" 192.168.123.1 "$SRPT_CM_PORT"
+		"$probe" -q --hold 60 -e "$g" "$SRPT_IP" "$SRPT_CM_PORT"
 	else
-		"$probe" -q -l 0 -w 2048 -e "$g" 192.168.123.1 "$SRPT_CM_PORT"
+		"$probe" -q -l 0 -w 2048 -e "$g" "$SRPT_IP" "$SRPT_CM_PORT"
 	fi >/tmp/race.out 2>&1
 }
 login_races() {

@@ -3,8 +3,9 @@
 # tools/srp-probe/srp-probe, the userspace SRP initiator: login report,
 # REPORT LUNS, INQUIRY, READ CAPACITY, write/read/verify with every
 # descriptor format, task management, logout, and its exit codes for a
-# rejected login, a port nobody listens on and bad usage.  Runs against the
-# in-tree driver too (external tables excepted: it rejects them).
+# rejected login, a port nobody listens on and bad usage; sense data cut to
+# a small srp_max_rsp_size; HEAD OF QUEUE and ORDERED reaching LIO.  Runs
+# against the in-tree driver too (external tables excepted: it rejects them).
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
 probe=$SRPT_REPO/build/srp-probe/srp-probe
@@ -13,7 +14,7 @@ probe=$SRPT_REPO/build/srp-probe/srp-probe
 srp_test_begin
 modprobe -a rdma_ucm ib_uverbs
 g=$(srpt_guid16)
-addr="192.168.123.1 $SRPT_CM_PORT"
+addr="$SRPT_IP $SRPT_CM_PORT"
 
 # probe EXPECTED-STATUS NAME ARGS...: run srp-probe, check its exit status.
 probe() {
@@ -35,7 +36,7 @@ has() {
 probe 1 "no arguments: usage, status 1"
 probe 0 "--help" --help
 has "^Exit status: 0 success" "--help lists the exit codes"
-probe 1 "no --id-ext: status 1" 192.168.123.1 "$SRPT_CM_PORT"
+probe 1 "no --id-ext: status 1" "$SRPT_IP" "$SRPT_CM_PORT"
 # shellcheck disable=SC2086
 probe 0 "check the target" -e "$g" $addr
 sed 's/^/# /' /tmp/probe.out
@@ -78,7 +79,51 @@ probe 3 "wrong target port id: rejected, status 3" -e 1234 $addr
 has "unable to associate RDMA channel with I_T nexus" "reject reason decoded"
 # shellcheck disable=SC2086
 probe 3 "initiator without an ACL: rejected, status 3" -x 77 -e "$g" $addr
-probe 2 "nothing listening on the port: status 2" -t 3 -e "$g" 192.168.123.1 1
+probe 2 "nothing listening on the port: status 2" -t 3 -e "$g" "$SRPT_IP" 1
 has "target unreachable\|rejected\|timed out" "the failure is named"
+
+# Sense data and the response IU size: a write past the last block (the
+# ramdisk has 131072) gets LOGICAL BLOCK ADDRESS OUT OF RANGE (5/21/00).
+# With srp_max_rsp_size 48 (the next login's maximum response IU), 12 bytes
+# of sense fit after the 36-byte SRP_RSP header: the sense key, not the
+# ASC; the sense length says 12, not what LIO produced.
+past="-l 0 -w 8 -a 131072"
+# shellcheck disable=SC2086
+probe 4 "write past the last block: status 4" -e "$g" $past $addr
+has "SCSI status 0x02, sense key 0x5, ASC/ASCQ 0x21/0x00 (sense length [0-9]*, [0-9]* bytes in a [0-9]*-byte SRP_RSP)" \
+	"write past the last block: LBA OUT OF RANGE, sense length and bytes shown"
+if [ "${SRPT_UNDER_TEST:-ours}" = intree ]; then
+	# Seen 2026-12-05: it grants max response IU 8260 (the request IU
+	# length) and sends 96 bytes of sense in a 132-byte SRP_RSP built in a
+	# 48-byte response buffer.  Not run again: it overruns its buffer.
+	ok "# SKIP the in-tree driver bounds sense by the request IU length, not srp_max_rsp_size"
+else
+	echo 48 >"$SRPT_TPG"/attrib/srp_max_rsp_size
+	# shellcheck disable=SC2086
+	probe 4 "srp_max_rsp_size 48: write past the last block: status 4" -e "$g" $past $addr
+	has "^login: accepted: [0-9]* credits, max request IU [0-9]*, max response IU 48$" \
+		"srp_max_rsp_size 48: the login grants 48-byte responses"
+	has "SCSI status 0x02, sense key 0x5, no ASC/ASCQ (sense length 12, 12 bytes in a 48-byte SRP_RSP)" \
+		"srp_max_rsp_size 48: sense cut to 12 bytes, key kept, length field 12"
+	echo 256 >"$SRPT_TPG"/attrib/srp_max_rsp_size
+fi
+
+# Task attributes other than SIMPLE reach LIO: its target_handle_task_attr()
+# logs (dynamic debug) each HEAD OF QUEUE and ORDERED command it takes; the
+# write test's WRITE(16) is opcode 0x8a.
+grep -q " /sys/kernel/debug debugfs" /proc/mounts ||
+	mount -t debugfs debugfs /sys/kernel/debug
+echo "func target_handle_task_attr +p" >/sys/kernel/debug/dynamic_debug/control
+for a in head-of-queue:HEAD_OF_QUEUE ordered:ORDERED; do
+	msg="Added ${a#*:} for CDB: 0x8a"
+	kmsg_sync
+	n=$(kmsg_count "$msg")
+	# shellcheck disable=SC2086
+	probe 0 "task attribute ${a%%:*}: write, read back, compare 8 blocks" \
+		-q -e "$g" -l 0 -w 8 -a 8192 --task-attr "${a%%:*}" $addr
+	kmsg_sync
+	is "$(kmsg_count "$msg")" $((n + 1)) "task attribute ${a%%:*}: LIO logs '$msg' once"
+done
+echo "func target_handle_task_attr -p" >/sys/kernel/debug/dynamic_debug/control
 if srpt_channels_are 0 20; then ok "no channel left behind"; else
 	not_ok "no channel left behind"; diag "$(srpt_channels) channels"; fi
