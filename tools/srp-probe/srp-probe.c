@@ -92,36 +92,35 @@ static int parse_id(const char *s, uint8_t *out, size_t n, const char *what)
 	return -1;
 }
 
-static int parse_tmf(const char *s)
+/* A value by its name on the command line. */
+struct named {
+	const char *name;
+	int val;
+};
+
+static const struct named tmf_names[] = {
+	{ "abort-task", SRPI_TMF_ABORT_TASK },
+	{ "abort-task-set", SRPI_TMF_ABORT_TASK_SET },
+	{ "clear-task-set", SRPI_TMF_CLEAR_TASK_SET },
+	{ "lun-reset", SRPI_TMF_LUN_RESET },
+	{ "clear-aca", SRPI_TMF_CLEAR_ACA },
+	{ NULL, 0 },
+};
+
+static const struct named task_attr_names[] = {
+	{ "simple", SRPI_TASK_SIMPLE },
+	{ "head-of-queue", SRPI_TASK_HEAD_OF_QUEUE },
+	{ "ordered", SRPI_TASK_ORDERED },
+	{ "aca", SRPI_TASK_ACA },
+	{ NULL, 0 },
+};
+
+/* The value named @s in @t (ended by a NULL name), or -1. */
+static int by_name(const struct named *t, const char *s)
 {
-	static const struct { const char *name; int func; } t[] = {
-		{ "abort-task", SRPI_TMF_ABORT_TASK },
-		{ "abort-task-set", SRPI_TMF_ABORT_TASK_SET },
-		{ "clear-task-set", SRPI_TMF_CLEAR_TASK_SET },
-		{ "lun-reset", SRPI_TMF_LUN_RESET },
-		{ "clear-aca", SRPI_TMF_CLEAR_ACA },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (!strcmp(s, t[i].name))
-			return t[i].func;
-	return -1;
-}
-
-static int parse_task_attr(const char *s)
-{
-	static const struct { const char *name; int attr; } t[] = {
-		{ "simple", SRPI_TASK_SIMPLE },
-		{ "head-of-queue", SRPI_TASK_HEAD_OF_QUEUE },
-		{ "ordered", SRPI_TASK_ORDERED },
-		{ "aca", SRPI_TASK_ACA },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (!strcmp(s, t[i].name))
-			return t[i].attr;
+	for (; t->name; t++)
+		if (!strcmp(s, t->name))
+			return t->val;
 	return -1;
 }
 
@@ -541,7 +540,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'k':
-			p.tmf = parse_tmf(optarg);
+			p.tmf = by_name(tmf_names, optarg);
 			if (p.tmf < 0) {
 				fprintf(stderr, "srp-probe: unknown task management function '%s'\n",
 					optarg);
@@ -549,7 +548,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'A': {
-			int a = parse_task_attr(optarg);
+			int a = by_name(task_attr_names, optarg);
 
 			if (a < 0) {
 				fprintf(stderr, "srp-probe: --task-attr: simple, head-of-queue, ordered or aca\n");
