@@ -15,7 +15,12 @@
 #   BENCH_WORKLOADS  rw:bs:qd items (4k random at QD 1, 32, 128; 128k and 1M
 #                    sequential)
 #   BENCH_PROFILE    workloads profiled with perf ("randread:4k:32
-#                    randwrite:4k:32")
+#                    randwrite:4k:32"); set but empty skips the profiles
+#   BENCH_WARMUP     seconds of an unrecorded fio run after each login (3)
+#   BENCH_FIO_CPUS   fio's --cpus_allowed (unset: fio runs where the
+#                    scheduler puts it)
+#   BENCH_A_KO       a build of ours to serve as A instead of the in-tree
+#                    module: a before/after measurement of one change
 #   BENCH_LOGINS     channel counts of the control-path test ("64 256");
 #                    set but empty (BENCH_LOGINS=) skips that test
 #   BENCH_QUICK=1    a short run: nullio, ch_count 1, immediate data on,
@@ -39,9 +44,16 @@ BENCH_BACKENDS="${BENCH_BACKENDS:-nullio ramdisk}"
 BENCH_CH="${BENCH_CH:-1 2}"
 BENCH_IMM="${BENCH_IMM:-1 0}"
 BENCH_WORKLOADS="${BENCH_WORKLOADS:-randread:4k:1 randread:4k:32 randread:4k:128 randwrite:4k:1 randwrite:4k:32 randwrite:4k:128 read:128k:8 write:128k:8 read:1m:4 write:1m:4}"
-BENCH_PROFILE="${BENCH_PROFILE:-randread:4k:32 randwrite:4k:32}"
+BENCH_PROFILE="${BENCH_PROFILE-randread:4k:32 randwrite:4k:32}"
 BENCH_LOGINS="${BENCH_LOGINS-64 256}"
+BENCH_WARMUP=${BENCH_WARMUP:-3}
+BENCH_A_KO="${BENCH_A_KO:-}"
+BENCH_FIO_CPUS="${BENCH_FIO_CPUS:-}"
 EOF
+if [ -n "${BENCH_A_KO:-}" ] && [ ! -f "$BENCH_A_KO" ]; then
+	echo "bench: BENCH_A_KO=$BENCH_A_KO is not a file" >&2
+	exit 1
+fi
 echo "bench: parameters ($out/params):"
 sed 's/^/  /' "$out/params"
 

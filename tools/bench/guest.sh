@@ -17,6 +17,9 @@
 #   BENCH_WORKLOADS  rw:bs:qd items, e.g. "randread:4k:32"
 #   BENCH_PROFILE    workloads profiled with perf (CPU per I/O by module)
 #   BENCH_LOGINS     channel counts of the control-path test, "64 256"
+#   BENCH_WARMUP     seconds of an unrecorded fio run after each login
+#   BENCH_FIO_CPUS   fio's --cpus_allowed, if set
+#   BENCH_A_KO       if set, A is this build of ours, not the in-tree module
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
 . "$SRPT_REPO/build/bench/params"
@@ -36,11 +39,20 @@ echo 0 >/proc/sys/kernel/kptr_restrict
 echo -1 >/proc/sys/kernel/perf_event_paranoid
 echo "driver	backend	ch	imm	workload	round	pos	file	busy_ticks	ctxt	softirq	ksoftirqd	hz" >"$runs"
 hz=$(getconf CLK_TCK)
+fio_cpus=
+[ -z "${BENCH_FIO_CPUS:-}" ] || fio_cpus="--cpus_allowed=$BENCH_FIO_CPUS"
 
-# driver_load A|B: the in-tree module or ours.
+# driver_load A|B: the in-tree module (or BENCH_A_KO) or ours.
 driver_load() {
-	if [ "$1" = A ]; then SRPT_UNDER_TEST=intree; else SRPT_UNDER_TEST=ours; fi
-	export SRPT_UNDER_TEST
+	SRPT_UNDER_TEST=ours SRPT_KO=$SRPT_REPO/ib_srpt.ko
+	if [ "$1" = A ]; then
+		if [ -n "${BENCH_A_KO:-}" ]; then
+			SRPT_KO=$BENCH_A_KO
+		else
+			SRPT_UNDER_TEST=intree
+		fi
+	fi
+	export SRPT_UNDER_TEST SRPT_KO
 	srpt_load
 }
 
@@ -90,7 +102,7 @@ run_fio() {
 	fio --name=b --filename="$2" --rw="$3" --bs="$4" --iodepth="$_qd" \
 		--numjobs="$_jobs" --group_reporting --direct=1 --ioengine=libaio \
 		--size=1g --time_based --ramp_time=1 --runtime="$BENCH_RUNTIME" \
-		--output-format=json --output="$out/fio/$1.json" >/dev/null 2>&1
+		--output-format=json --output="$out/fio/$1.json" $fio_cpus >/dev/null 2>&1
 	_b1=$(cpu_busy) _c1=$(ctxt) _s1=$(softirqs) _k1=$(ksoftirqd_switches)
 	printf '%s\t%s\t%s\t%s' $((_b1 - _b0)) $((_c1 - _c0)) $((_s1 - _s0)) $((_k1 - _k0))
 }
@@ -107,6 +119,12 @@ session() {
 		target_down
 		return 1
 	fi
+	# A warm-up nobody records: the first I/O after a login pays for
+	# page faults, slab growth and the initiator's first scan.
+	[ "${BENCH_WARMUP:-0}" -gt 0 ] &&
+		fio --name=w --filename="$disk" --rw=randrw --bs=4k --iodepth=32 \
+			--direct=1 --ioengine=libaio --size=1g --time_based \
+			--runtime="$BENCH_WARMUP" $fio_cpus >/dev/null 2>&1
 	for w in $BENCH_WORKLOADS; do
 		rw=${w%%:*} rest=${w#*:}
 		bs=${rest%%:*} qd=${rest#*:}
@@ -148,6 +166,7 @@ ok "throughput matrix measured ($total configurations x $BENCH_ROUNDS rounds)"
 # 2. CPU per I/O by module: perf samples (cpu-clock) of the whole guest
 # while fio runs, one run per driver and profiled workload.
 for d in A B B A; do
+	[ -n "$BENCH_PROFILE" ] || break
 	if ! driver_load "$d" || ! target_up nullio; then
 		not_ok "profile setup ($d)"
 		target_down
@@ -168,7 +187,7 @@ for d in A B B A; do
 			fio --name=p --filename="$disk" --rw="$rw" --bs="$bs" --iodepth="$qd" \
 			--direct=1 --ioengine=libaio --size=1g --time_based --ramp_time=1 \
 			--runtime="$BENCH_RUNTIME" --output-format=json \
-			--output="$out/perf/$name.json" >/dev/null 2>&1
+			--output="$out/perf/$name.json" $fio_cpus >/dev/null 2>&1
 		# Samples per (module, symbol): perf names every kernel sample's
 		# dso [kernel.kallsyms]; /proc/kallsyms says which module a symbol
 		# is in (the loaded ib_srpt's, in-tree or ours).
@@ -184,7 +203,7 @@ for d in A B B A; do
 	srp_logout_wait
 	target_down
 done
-ok "CPU profiles recorded"
+[ -z "$BENCH_PROFILE" ] || ok "CPU profiles recorded"
 
 # 3. Control path: N logins at once (srp-probe processes, one channel
 # each), then all torn down by targetcli clearconfig.
@@ -200,7 +219,7 @@ for d in A B B A; do
 		t0=$(date +%s.%N)
 		i=0
 		while [ $i -lt "$nl" ]; do
-			"$probe" -e "$(srpt_guid16)" --hold 3600 -t 120 192.168.123.1 "$SRPT_CM_PORT" \
+			"$probe" -e "$(srpt_guid16)" --hold 3600 -t 120 "$SRPT_IP" "$SRPT_CM_PORT" \
 				>/tmp/lg/$i.out 2>&1 &
 			i=$((i + 1))
 		done

@@ -6,7 +6,7 @@ RESULTS is what tools/bench/guest.sh wrote (runs.tsv, fio/*.json,
 perf/*.syms and *.json, logins.tsv); OUT gets report.md and the PNG plots.
 A is the distro's in-tree ib_srpt, B ours.  Each point is the median of its
 rounds; the ratio is B over A.  The A/A line compares the in-tree driver
-with itself across the rounds (first against last), the noise a ratio must
+with itself across the rounds (the spread of all its rounds), the noise a ratio must
 beat to mean anything.
 """
 import csv
@@ -98,26 +98,29 @@ try:
     lines.append(f"Guest CPUs: {ncpu}; soft-RoCE (rdma_rxe) loopback; ib_srp; fio libaio direct.")
 except OSError:
     pass
-lines += ["", "Medians of the rounds; ratio = B / A. CPU/IO: busy CPU time of the whole "
+lines += ["", "Medians of the rounds; ratio = B / A, starred where it lies outside the "
+          "noise (the larger spread of A's and B's rounds of that point). CPU/IO: busy CPU time of the whole "
           "guest (initiator, target and rxe) per I/O. cs/IO: context switches per I/O; "
           "sirq/IO: softirqs raised per I/O; ksirqd/IO: ksoftirqd context switches per I/O.", ""]
 
-# A/A and B/B: first round against last, per point.
-def self_noise(d):
-    devs = []
-    for key, drv in points.items():
-        rs = sorted(drv.get(d, []), key=lambda r: r["round"])
-        if len(rs) >= 2 and rs[0]["iops"] > 0:
-            devs.append(rs[-1]["iops"] / rs[0]["iops"])
-    return devs
+# A/A and B/B: how far one driver's rounds of a point spread, (largest -
+# smallest) over the median.  A B/A ratio inside that spread says nothing.
+def spread(rs):
+    xs = [r["iops"] for r in rs]
+    if len(xs) < 2 or not med(xs):
+        return float("nan")
+    return (max(xs) - min(xs)) / med(xs)
 
 
-for d, name in (("A", "A/A (in-tree against itself)"), ("B", "B/B (ours against itself)")):
-    devs = self_noise(d)
+for d, name in (("A", "A/A (A against itself)"), ("B", "B/B (B against itself)")):
+    devs = [spread(drv.get(d, [])) for drv in points.values()]
+    devs = [x for x in devs if x == x]
     if devs:
-        spread = [abs(x - 1) for x in devs]
-        lines.append(f"Calibration {name}: last round over first, {len(devs)} points: "
-                     f"median {med(devs):.2f}, largest deviation {max(spread) * 100:.0f}%.")
+        lines.append(f"Calibration {name}: spread of the rounds, (largest - smallest) / "
+                     f"median, over {len(devs)} points: median {med(devs) * 100:.0f}%, "
+                     f"largest {max(devs) * 100:.0f}%.")
+if PARAMS.get("BENCH_A_KO"):
+    lines.append(f"A is not the in-tree module here: it is the build {PARAMS['BENCH_A_KO']}.")
 lines.append("")
 
 configs = sorted({k[:3] for k in points})
@@ -127,8 +130,8 @@ for cfg in configs:
     lines.append(f"## {be}, ch_count={ch}, use_imm_data={imm}")
     lines.append("")
     lines.append("| workload | A IOPS | B IOPS | B/A | A MB/s | B MB/s | A CPU/IO µs | B CPU/IO µs | "
-                 "A cs/IO | B cs/IO | A sirq/IO | B sirq/IO | A ksirqd/IO | B ksirqd/IO |")
-    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+                 "A cs/IO | B cs/IO | A sirq/IO | B sirq/IO | A ksirqd/IO | B ksirqd/IO | noise |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for w in sorted({k[3] for k in points if k[:3] == cfg}, key=wl_sort):
         drv = points[cfg + (w,)]
         a, b = drv.get("A", []), drv.get("B", [])
@@ -137,13 +140,17 @@ for cfg in configs:
             return med([r[f] for r in rs])
         ra = m(b, "iops") / m(a, "iops") if a and b and m(a, "iops") else float("nan")
         all_ratios.append((cfg, w, ra))
+        # The larger of the two spreads; a ratio beyond it is starred.
+        noise = max((x for x in (spread(a), spread(b)) if x == x), default=float("nan"))
+        sig = "*" if ra == ra and noise == noise and abs(ra - 1) > noise else ""
         lines.append(f"| {wl_label(w)} "
-                     f"| {fmt(m(a, 'iops'))} | {fmt(m(b, 'iops'))} | {fmt(ra, 2)} "
+                     f"| {fmt(m(a, 'iops'))} | {fmt(m(b, 'iops'))} | {fmt(ra, 2)}{sig} "
                      f"| {fmt(m(a, 'mbs'), 1)} | {fmt(m(b, 'mbs'), 1)} "
                      f"| {fmt(m(a, 'cpu_us'), 0)} | {fmt(m(b, 'cpu_us'), 0)} "
                      f"| {fmt(m(a, 'ctxt'), 2)} | {fmt(m(b, 'ctxt'), 2)} "
                      f"| {fmt(m(a, 'softirq'), 2)} | {fmt(m(b, 'softirq'), 2)} "
-                     f"| {fmt(m(a, 'ksoftirqd'), 3)} | {fmt(m(b, 'ksoftirqd'), 3)} |")
+                     f"| {fmt(m(a, 'ksoftirqd'), 3)} | {fmt(m(b, 'ksoftirqd'), 3)} "
+                     f"| {fmt(noise * 100, 0)}% |")
     lines.append("")
 
 # CPU per I/O by module, from perf.
