@@ -154,7 +154,27 @@ for cfg in configs:
     lines.append("")
 
 # CPU per I/O by module, from perf.
+CATEGORIES = ("idle", "target", "rdma_rxe", "initiator", "user space", "rest of the kernel")
+
+
+def category(dso, sym):
+    """Which part of the guest a perf sample (module or dso, symbol) is in."""
+    if sym.startswith(IDLE_SYMS):
+        return "idle"
+    if dso in TARGET_MODS or (dso == "ib_core" and sym.startswith("rdma_rw")):
+        return "target"
+    if dso == "rdma_rxe":
+        return "rdma_rxe"
+    if dso in ("ib_srp", "scsi_mod", "sd_mod", "scsi_common", "scsi_transport_srp"):
+        return "initiator"
+    if dso.startswith("("):
+        return "user space"
+    return "rest of the kernel"
+
+
 prof = {}
+where = {}
+topsyms = {}  # workload -> driver -> "symbol [module]" -> summed share
 pdir = os.path.join(RESULTS, "perf")
 for fn in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
     if not fn.endswith(".syms"):
@@ -177,6 +197,26 @@ for fn in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
         if dso in TARGET_MODS or (dso == "ib_core" and sym.startswith("rdma_rw")):
             tgt += n
     prof.setdefault((rw, bs, qd), {}).setdefault(d, []).append((tgt, busy, iops))
+    # Where all the samples went, idle included.
+    cats = {}
+    total = 0
+    for line in open(os.path.join(pdir, fn)):
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) != 3:
+            continue
+        n, dso, sym = int(parts[0]), parts[1], parts[2]
+        total += n
+        cat = category(dso, sym)
+        cats[cat] = cats.get(cat, 0) + n
+    if total:
+        top = topsyms.setdefault((rw, bs, qd), {}).setdefault(d, {})
+        for line in open(os.path.join(pdir, fn)):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 3 and not parts[2].startswith(IDLE_SYMS):
+                k = f"{parts[2]} [{parts[1]}]"
+                top[k] = top.get(k, 0.0) + int(parts[0]) / total
+        where.setdefault((rw, bs, qd), {}).setdefault(d, []).append(
+            {c: v / total for c, v in cats.items()})
 
 lines.append("## Target CPU per I/O (perf, cpu-clock at 499 Hz)")
 lines.append("")
@@ -201,6 +241,30 @@ for (rw, bs, qd), drv in sorted(prof.items()):
                  f"{fmt(med([share(x) for x in drv.get('A', [])]) * 100, 0)}% | "
                  f"{fmt(med([share(x) for x in drv.get('B', [])]) * 100, 0)}% |")
 lines.append("")
+
+lines.append("Where the guest's CPU samples went (share of all samples, idle included; "
+             "median of the runs). Target: as above; initiator: ib_srp, scsi_mod, sd_mod; "
+             "rdma_rxe: soft-RoCE, both ends.")
+lines.append("")
+lines.append("| workload | driver | " + " | ".join(CATEGORIES) + " |")
+lines.append("|---|---|" + "---:|" * len(CATEGORIES))
+for key, drv in sorted(where.items()):
+    for d in ("A", "B"):
+        if d not in drv:
+            continue
+        lines.append(f"| {key[0]} {key[1]} QD{key[2]} | {d} | " + " | ".join(
+            f"{med([x.get(c, 0.0) for x in drv[d]]) * 100:.1f}%" for c in CATEGORIES) + " |")
+lines.append("")
+for key, drv in sorted(topsyms.items()):
+    for d in ("A", "B"):
+        if d not in drv:
+            continue
+        runs_n = len(where[key][d])
+        best = sorted(drv[d].items(), key=lambda kv: -kv[1])[:12]
+        lines.append(f"Busiest symbols, {key[0]} {key[1]} QD{key[2]}, driver {d} "
+                     f"(share of all samples, mean of {runs_n} runs): " + ", ".join(
+                         f"{k} {v / runs_n * 100:.1f}%" for k, v in best) + ".")
+        lines.append("")
 
 # Control path.
 logins = {}
