@@ -102,7 +102,7 @@ run_fio() {
 	fio --name=b --filename="$2" --rw="$3" --bs="$4" --iodepth="$_qd" \
 		--numjobs="$_jobs" --group_reporting --direct=1 --ioengine=libaio \
 		--size=1g --time_based --ramp_time=1 --runtime="$BENCH_RUNTIME" \
-		--output-format=json --output="$out/fio/$1.json" $fio_cpus >/dev/null 2>&1
+		--output-format=json --output="$out/fio/$1.json" ${fio_cpus:+"$fio_cpus"} >/dev/null 2>&1
 	_b1=$(cpu_busy) _c1=$(ctxt) _s1=$(softirqs) _k1=$(ksoftirqd_switches)
 	printf '%s\t%s\t%s\t%s' $((_b1 - _b0)) $((_c1 - _c0)) $((_s1 - _s0)) $((_k1 - _k0))
 }
@@ -124,7 +124,7 @@ session() {
 	[ "${BENCH_WARMUP:-0}" -gt 0 ] &&
 		fio --name=w --filename="$disk" --rw=randrw --bs=4k --iodepth=32 \
 			--direct=1 --ioengine=libaio --size=1g --time_based \
-			--runtime="$BENCH_WARMUP" $fio_cpus >/dev/null 2>&1
+			--runtime="$BENCH_WARMUP" ${fio_cpus:+"$fio_cpus"} >/dev/null 2>&1
 	for w in $BENCH_WORKLOADS; do
 		rw=${w%%:*} rest=${w#*:}
 		bs=${rest%%:*} qd=${rest#*:}
@@ -187,7 +187,7 @@ for d in A B B A; do
 			fio --name=p --filename="$disk" --rw="$rw" --bs="$bs" --iodepth="$qd" \
 			--direct=1 --ioengine=libaio --size=1g --time_based --ramp_time=1 \
 			--runtime="$BENCH_RUNTIME" --output-format=json \
-			--output="$out/perf/$name.json" $fio_cpus >/dev/null 2>&1
+			--output="$out/perf/$name.json" ${fio_cpus:+"$fio_cpus"} >/dev/null 2>&1
 		# Samples per (module, symbol): perf names every kernel sample's
 		# dso [kernel.kallsyms]; /proc/kallsyms says which module a symbol
 		# is in (the loaded ib_srpt's, in-tree or ours).
