@@ -87,6 +87,8 @@ none_of() {
 	done
 	return 0
 }
+# disk_reads DISK: one direct 4k read of DISK succeeds.
+disk_reads() { dd if="$1" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; }
 # use_srq_flip V: write V to use_srq with the session live; its channels
 # (their ids taken before) must close, and ib_srp log back in with as many.
 use_srq_flip() {
@@ -101,7 +103,7 @@ use_srq_flip() {
 # use_srq with the session live: its channels close, ib_srp logs back in
 # (reconnect_delay), and the new channels receive through the SRQ.
 use_srq_flip 1
-run_ok "its disk is back" sh -c "i=0; until dd if=$disk of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; do i=\$((i+1)); [ \$i -le 60 ] || exit 1; sleep 1; done"
+run_ok "its disk is back" wait_until 60 disk_reads "$disk"
 if ours; then
 	n=$(kmsg_text | grep -c "ib_srpt: .*logged in from.*shared receive queue")
 	if [ "$n" -ge "$nch" ]; then ok "the new channels use the shared receive queue"; else
@@ -125,7 +127,7 @@ else
 	run_ok "logged in again" sh -c ". $SRPT_REPO/tools/vm/srp.sh; srp_login && srpt_channels_are $nch 60"
 	disk=$(srp_disk 30)
 fi
-run_ok "its disk is back" sh -c "i=0; until dd if=$disk of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; do i=\$((i+1)); [ \$i -le 60 ] || exit 1; sleep 1; done"
+run_ok "its disk is back" wait_until 60 disk_reads "$disk"
 run_ok "no SRQ: fio verify bs=64k direct" fio_direct "$disk" 64k 8m --iodepth=16
 
 run_ok "logout" srp_logout_wait

@@ -18,6 +18,14 @@
 intree_ko=/lib/modules/$(uname -r)/kernel/drivers/infiniband/ulp/srpt/ib_srpt.ko
 ours_ko=${SRPT_KO:-$SRPT_REPO/ib_srpt.ko}
 
+# addrs_ready: veth0's link-local address is past duplicate address
+# detection, and 192.168.123.3 and fec0::3 are GIDs of rxe0.
+# shellcheck disable=SC2317 # called through wait_until
+addrs_ready() {
+	! ip -6 addr show dev veth0 | grep -q tentative &&
+		cat /sys/class/infiniband/rxe0/ports/1/gids/* | grep -q ffff:c0a8:7b03 &&
+		cat /sys/class/infiniband/rxe0/ports/1/gids/* | grep -q '^fec0:.*:0003$'
+}
 setup() {
 	ip link add veth0 address 52:54:00:12:34:56 type veth \
 		peer name veth1 address 52:54:00:65:43:21 || return 1
@@ -27,14 +35,7 @@ setup() {
 		ip -6 addr add fec0::3/64 dev veth0 nodad || return 1
 	# The link-local address must be past duplicate address detection and
 	# every address a GID of rxe0 before logins use them.
-	_i=0
-	while ip -6 addr show dev veth0 | grep -q tentative ||
-		! cat /sys/class/infiniband/rxe0/ports/1/gids/* | grep -q ffff:c0a8:7b03 ||
-		! cat /sys/class/infiniband/rxe0/ports/1/gids/* | grep -q '^fec0:.*:0003$'; do
-		_i=$((_i + 1))
-		[ $_i -le 100 ] || { echo "addresses not ready" >&2; return 1; }
-		sleep 0.1
-	done
+	wait_until 10 addrs_ready || { echo "addresses not ready" >&2; return 1; }
 	modprobe -a configfs target_core_mod ib_core ib_cm rdma_cm scsi_common || return 1
 	grep -q " /sys/kernel/config configfs" /proc/mounts ||
 		mount -t configfs configfs /sys/kernel/config || return 1

@@ -16,15 +16,13 @@ run_ok "2 MiB written" dd if=/tmp/pat of="$disk" bs=1M oflag=direct conv=notrunc
 # ipv4_gid: until rxe0 port 1 has the RoCE GID of 192.168.123.1 again (the
 # RDMA/CM resolves logins through it; it is re-added after link and address
 # changes, a moment after the port is active).
-ipv4_gid() {
-	_ig_i=0
-	until cat /sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null |
-		grep -q "^0000:0000:0000:0000:0000:ffff:c0a8:7b01$"; do
-		_ig_i=$((_ig_i + 1))
-		[ $_ig_i -le 300 ] || return 1
-		sleep 0.1
-	done
+has_ipv4_gid() {
+	cat /sys/class/infiniband/rxe0/ports/1/gids/* 2>/dev/null |
+		grep -q "^0000:0000:0000:0000:0000:ffff:c0a8:7b01$"
 }
+ipv4_gid() { wait_until 30 has_ipv4_gid; }
+# gid0_is GID: GID index 0 of rxe0 port 1 is GID.
+gid0_is() { [ "$(cat /sys/class/infiniband/rxe0/ports/1/gids/0)" = "$1" ]; }
 diag "GIDs: $(cat /sys/class/infiniband/rxe0/ports/1/gids/* | grep -v '^0000:0000:0000:0000:0000:0000:0000:0000$' | tr '\n' ' ')"
 # kmsg_mark TEXT: how many kernel log lines have TEXT up to now: the
 # baseline of a later "kmsg_wait_more TEXT $n".
@@ -48,7 +46,7 @@ bg_fails "writes fail within 60 s of the link going down"
 run_ok "initiator port removed" srp_logout_all
 run_ok "veth0 up" ip link set veth0 up
 # shellcheck disable=SC2016 # expanded by the inner sh
-run_ok "rxe0 port 1 active again" sh -c 'i=0; until grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state; do i=$((i+1)); [ $i -le 100 ] || exit 1; sleep 0.1; done'
+run_ok "rxe0 port 1 active again" wait_until 10 grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state
 run_ok "its IPv4 RoCE GID is back" ipv4_gid
 # rdma_rxe (Debian 6.1) stops receiving once a MAD was posted on its GSI QP
 # while the netdev was down, as the CM's DREQs of the closed channels are:
@@ -112,7 +110,7 @@ names_n=$(kmsg_mark "$names_msg")
 unbound_n=$(kmsg_count "$unbound_msg")
 run_ok "veth0 gets a new MAC" ip link set veth0 address 02:00:00:00:00:42
 # shellcheck disable=SC2016 # expanded by the inner sh
-run_ok "GID 0 follows" sh -c 'i=0; until grep -q "0000:00ff:fe00:0042" /sys/class/infiniband/rxe0/ports/1/gids/0; do i=$((i+1)); [ $i -le 100 ] || exit 1; sleep 0.1; done'
+run_ok "GID 0 follows" wait_until 10 grep -q "0000:00ff:fe00:0042" /sys/class/infiniband/rxe0/ports/1/gids/0
 if ours; then
 	run_ok "the target port names change" kmsg_wait_more "$names_msg" "$names_n" 10
 	run_ok "the configured target port is unbound" kmsg_wait_more "$unbound_msg" "$unbound_n" 10
@@ -122,7 +120,7 @@ run_ok "its IPv4 RoCE GID is back after the MAC change" ipv4_gid
 ours && probe_login "while the port has another GID" 3
 bound_n=$(kmsg_mark "$bound_msg")
 run_ok "old MAC back" ip link set veth0 address "$mac"
-run_ok "GID 0 back" sh -c "i=0; until [ \"\$(cat /sys/class/infiniband/rxe0/ports/1/gids/0)\" = '$RXE_GID' ]; do i=\$((i+1)); [ \$i -le 100 ] || exit 1; sleep 0.1; done"
+run_ok "GID 0 back" wait_until 10 gid0_is "$RXE_GID"
 run_ok "its IPv4 RoCE GID is back" ipv4_gid
 if ours; then
 	run_ok "the target port is bound again" kmsg_wait_more "$bound_msg" "$bound_n" 10

@@ -120,12 +120,7 @@ else
 	not_ok "target log: channel $ch logged in over IB CM"
 fi
 info=$SRPT_TPG/acls/$ini/info
-_i=0
-while ! grep -q "^CID: $tqp  Connection State: TARG_CONN_STATE_LOGGED_IN$" "$info" &&
-	[ $_i -lt 100 ]; do
-	sleep 0.1
-	_i=$((_i + 1))
-done
+wait_until 10 grep -q "^CID: $tqp  Connection State: TARG_CONN_STATE_LOGGED_IN$" "$info"
 cat "$info" >/tmp/info
 sed 's/^/# info: /' /tmp/info
 if grep -q "^CID: $tqp  Connection State: TARG_CONN_STATE_LOGGED_IN$" /tmp/info; then
