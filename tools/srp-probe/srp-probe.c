@@ -8,9 +8,11 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum {
 	EX_OK		= 0,
@@ -36,6 +38,7 @@ struct probe {
 	unsigned long long task_tag;
 	int timeout_ms;
 	int hold_s;		/* --hold: -1, or seconds to stay logged in */
+	int logins;		/* --logins: that many at once (with --hold) */
 	uint8_t task_attr;	/* --task-attr: SRPI_TASK_* of every command */
 };
 
@@ -73,6 +76,8 @@ static void usage(FILE *f)
 "      --hold SEC            after the login, no SCSI: stay logged in SEC seconds\n"
 "                            (or until the target ends the channel, exit 7),\n"
 "                            then log out; with a small buffer (many at once)\n"
+"      --logins N            with --hold: N logins at once (1..1024), one thread\n"
+"                            each; prints how long until the target answered all\n"
 "  -t, --timeout SEC         per step (default 10)\n"
 "  -q, --quiet               only errors\n"
 "  -v, --verbose             trace every IU\n"
@@ -410,6 +415,159 @@ out:
 	return ex;
 }
 
+/* ---- --logins: many logins at once -------------------------------------- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * One login of --logins.  The threads share @m; each records when the
+ * target answered its login (accepted or not), then holds the channel.
+ */
+struct login_run {
+	pthread_mutex_t lock;	/* protects answered and the counts */
+	pthread_cond_t all_in;	/* signalled when answered reaches n */
+	int n, answered, accepted, rejected, lost;
+	const struct probe *p;
+	const uint8_t *login;
+};
+
+struct login_thr {
+	struct login_run *m;
+	pthread_t thr;
+	double done_s;		/* when the target answered */
+	int ex;			/* this login's exit status */
+	char msg[320];		/* why it failed */
+};
+
+static void *login_thread(void *arg)
+{
+	struct login_thr *t = arg;
+	struct login_run *m = t->m;
+	struct srpi_outcome out;
+	struct srpi_conn *c;
+
+	c = srpi_connect(&m->p->o, m->login, SRPI_LOGIN_RDMA_LEN, &out);
+	t->done_s = now_s();
+	if (!c) {
+		t->ex = out.result == SRPI_E_REJECTED ? EX_REJECTED : EX_CONNECT;
+		snprintf(t->msg, sizeof(t->msg), "%s: %s",
+			 srpi_result_str(out.result), out.msg);
+	}
+	pthread_mutex_lock(&m->lock);
+	if (c)
+		m->accepted++;
+	else if (t->ex == EX_REJECTED)
+		m->rejected++;
+	if (++m->answered == m->n)
+		pthread_cond_signal(&m->all_in);
+	pthread_mutex_unlock(&m->lock);
+	if (!c)
+		return NULL;
+	if (srpi_wait_gone(c, m->p->hold_s * 1000) == 0) {
+		t->ex = EX_LOST;
+		pthread_mutex_lock(&m->lock);
+		m->lost++;
+		pthread_mutex_unlock(&m->lock);
+	} else {
+		uint8_t iu[16];
+
+		srpi_build_i_logout(iu, srpi_next_tag(c));
+		if (srpi_send(c, iu, sizeof(iu)) ||
+		    srpi_wait_gone(c, m->p->timeout_ms))
+			srpi_disconnect(c);
+	}
+	srpi_close(c);
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * --logins N: start N logins at once and report, once the target answered
+ * all of them, how long that took (from the first thread's start); then
+ * hold them like --hold.  Exit status: the first failure's, else 7 when the
+ * target ended a channel, else 0.
+ */
+static int probe_many(struct probe *p)
+{
+	uint8_t login[SRPI_LOGIN_RDMA_LEN];
+	struct login_run m = {
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.all_in = PTHREAD_COND_INITIALIZER,
+		.n = p->logins, .p = p, .login = login,
+	};
+	struct login_thr *t = calloc(p->logins, sizeof(*t));
+	double *lat = calloc(p->logins, sizeof(*lat));
+	double t0;
+	int i, started, ex = EX_OK;
+
+	if (!t || !lat) {
+		fprintf(stderr, "srp-probe: out of memory\n");
+		free(t);
+		free(lat);
+		return EX_CONNECT;
+	}
+	srpi_build_login(login, &p->l);
+	t0 = now_s();
+	for (started = 0; started < p->logins; started++) {
+		pthread_attr_t a;
+		int rc;
+
+		t[started].m = &m;
+		pthread_attr_init(&a);
+		pthread_attr_setstacksize(&a, 256 << 10);
+		rc = pthread_create(&t[started].thr, &a, login_thread,
+				    &t[started]);
+		pthread_attr_destroy(&a);
+		if (rc) {
+			fprintf(stderr, "srp-probe: starting login thread %d: %s\n",
+				started, strerror(rc));
+			break;
+		}
+	}
+	pthread_mutex_lock(&m.lock);
+	m.n = started;
+	while (m.answered < m.n)
+		pthread_cond_wait(&m.all_in, &m.lock);
+	pthread_mutex_unlock(&m.lock);
+	for (i = 0; i < started; i++)
+		lat[i] = t[i].done_s - t0;
+	qsort(lat, started, sizeof(*lat), cmp_double);
+	if (!p->quiet || m.accepted < p->logins)
+		printf("logins: %d of %d accepted, %d rejected, in %.3f s (median %.3f s)\n",
+		       m.accepted, p->logins, m.rejected,
+		       started ? lat[started - 1] : 0.0,
+		       started ? lat[started / 2] : 0.0);
+	fflush(stdout);
+	for (i = 0; i < started; i++) {
+		pthread_join(t[i].thr, NULL);
+		if (t[i].ex && t[i].ex != EX_LOST && t[i].msg[0] &&
+		    ex == EX_OK)
+			fprintf(stderr, "srp-probe: %s:%s: login %d: %s\n",
+				p->o.host, p->o.port, i, t[i].msg);
+		if (t[i].ex && (ex == EX_OK || ex == EX_LOST))
+			ex = t[i].ex;
+	}
+	if (started < p->logins && (ex == EX_OK || ex == EX_LOST))
+		ex = EX_CONNECT;
+	if (m.lost && !p->quiet)
+		printf("the target ended %d of the channels\n", m.lost);
+	free(t);
+	free(lat);
+	return ex;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -423,6 +581,7 @@ int main(int argc, char **argv)
 		{ "task-tag", 1, NULL, 'K' }, { "timeout", 1, NULL, 't' },
 		{ "quiet", 0, NULL, 'q' }, { "verbose", 0, NULL, 'v' },
 		{ "hold", 1, NULL, 'H' }, { "task-attr", 1, NULL, 'A' },
+		{ "logins", 1, NULL, 'N' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct probe p = {
@@ -432,7 +591,7 @@ int main(int argc, char **argv)
 		       .buf_fmt = SRPI_FMT_DIRECT | SRPI_FMT_INDIRECT,
 		       .flags = SRPI_MULTICHAN_MULTI },
 		.lun = -1, .wv_fmt = SRPI_DESC_DIRECT, .tmf = -1,
-		.timeout_ms = 10000, .hold_s = -1,
+		.timeout_ms = 10000, .hold_s = -1, .logins = 0,
 	};
 	uint8_t ioc[8], ext[8] = { 0 };
 	int opt, have_ioc = 0, have_ext = 0;
@@ -572,8 +731,23 @@ int main(int argc, char **argv)
 				return EX_USAGE;
 			}
 			p.hold_s = (int)v;
-			/* No SCSI data moves: a small buffer, so many fit. */
+			/*
+			 * No SCSI data moves: small buffers and a short
+			 * queue (its send slots are 64 KiB each), so many
+			 * fit.
+			 */
 			p.o.data_size = 64 << 10;
+			p.o.queue_depth = 4;
+			break;
+		}
+		case 'N': {
+			long v = strtol(optarg, &end, 0);
+
+			if (*end || v < 1 || v > 1024) {
+				fprintf(stderr, "srp-probe: --logins must be 1..1024\n");
+				return EX_USAGE;
+			}
+			p.logins = (int)v;
 			break;
 		}
 		case 't':
@@ -615,5 +789,12 @@ int main(int argc, char **argv)
 	p.o.port = argv[optind + 1];
 	/* The port GUID is only known once the route picked a device. */
 	p.o.ini_port_guid = !p.have_ini;
+	if (p.logins) {
+		if (p.hold_s < 0) {
+			fprintf(stderr, "srp-probe: --logins needs --hold\n");
+			return EX_USAGE;
+		}
+		return probe_many(&p);
+	}
 	return probe(&p);
 }

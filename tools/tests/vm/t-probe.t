@@ -82,6 +82,24 @@ probe 3 "initiator without an ACL: rejected, status 3" -x 77 -e "$g" $addr
 probe 2 "nothing listening on the port: status 2" -t 3 -e "$g" "$SRPT_IP" 1
 has "target unreachable\|rejected\|timed out" "the failure is named"
 
+# --logins (the control-path benchmark's tool): N logins at once from one
+# process, each holding its channel until --hold ran out, then logging out.
+# shellcheck disable=SC2086
+$probe -e "$g" --logins 16 --hold 10 $addr >/tmp/many.out 2>&1 &
+many=$!
+if srpt_channels_are 16 30; then ok "--logins 16: the target holds 16 channels"; else
+	not_ok "--logins 16: the target holds 16 channels"; diag "$(srpt_channels) channels"; fi
+wait $many
+is $? 0 "--logins 16 --hold 10: status 0"
+if grep -q "^logins: 16 of 16 accepted, 0 rejected, in [0-9.]* s" /tmp/many.out; then
+	ok "--logins 16: its summary counts 16 accepted"; else
+	not_ok "--logins 16: its summary counts 16 accepted"; sed 's/^/# /' /tmp/many.out; fi
+if srpt_channels_are 0 30; then ok "--logins 16: all logged out"; else
+	not_ok "--logins 16: all logged out"; diag "$(srpt_channels) channels"; fi
+# shellcheck disable=SC2086
+probe 3 "--logins 4 without an ACL: status 3" -x 77 -e "$g" --logins 4 --hold 1 $addr
+has "^logins: 0 of 4 accepted, 4 rejected" "--logins 4 without an ACL: its summary counts 4 rejected"
+
 # Sense data and the response IU size: a write past the last block (the
 # ramdisk has 131072) gets LOGICAL BLOCK ADDRESS OUT OF RANGE (5/21/00).
 # With srp_max_rsp_size 48 (the next login's maximum response IU), 12 bytes
