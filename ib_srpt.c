@@ -1777,6 +1777,88 @@ static int srpt_get_cmd_state(struct se_cmd *se_cmd)
 /* ======================================================================== */
 
 /**
+ * srpt_free_recv_bufs() - free what srpt_alloc_recv_bufs() allocated
+ * @dev: device the blocks are mapped for.
+ * @recvs: the receive slots.
+ * @n: number of slots; those without a buffer are skipped.
+ */
+static void srpt_free_recv_bufs(struct ib_device *dev, struct srpt_recv *recvs,
+				u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		struct srpt_recv *r = &recvs[i];
+
+		if (!r->mem)
+			continue;
+		ib_dma_unmap_single(dev, r->dma - (r->buf - r->mem),
+				    r->mem_len, DMA_FROM_DEVICE);
+		free_pages_exact(r->mem, r->mem_len);
+		r->mem = NULL;
+	}
+}
+
+/**
+ * srpt_alloc_recv_bufs() - receive buffers, several to a block of pages
+ * @dev: device to map the blocks for.
+ * @recvs: @n receive slots, each to get @buf and @dma.
+ * @n: number of slots.
+ * @len: bytes the device may write into each buffer (the largest IU).
+ * @pad: bytes in front of each IU that align its immediate data to
+ *	SRPT_IMM_ALIGN (less than SRPT_IMM_ALIGN).
+ *
+ * One kmalloc() per buffer would round a default request buffer (8 KiB
+ * plus its padding) up to a 16 KiB object.  Buffers are laid out instead at
+ * a stride of @pad + @len rounded up to SRPT_IMM_ALIGN in page blocks of up
+ * to SRPT_RECV_BLOCK bytes, each mapped once; the first buffer of a block
+ * owns it.  Under memory fragmentation a failed block allocation is retried
+ * one buffer to a block.
+ *
+ * Return: 0 or -ENOMEM; on failure nothing stays allocated.
+ */
+static int srpt_alloc_recv_bufs(struct ib_device *dev, struct srpt_recv *recvs,
+				u32 n, u32 len, u32 pad)
+{
+	size_t stride = ALIGN(pad + len, SRPT_IMM_ALIGN);
+	u32 per = max_t(u32, SRPT_RECV_BLOCK / stride, 1);
+	u32 i = 0, j;
+
+	while (i < n) {
+		u32 k = min(per, n - i);
+		size_t bytes = k * stride;
+		dma_addr_t dma;
+		void *mem;
+
+		mem = alloc_pages_exact(bytes, GFP_KERNEL |
+					(k > 1 ? __GFP_NOWARN : 0));
+		if (!mem && k > 1) {
+			per = 1;
+			continue;
+		}
+		if (!mem)
+			goto fail;
+		dma = ib_dma_map_single(dev, mem, bytes, DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(dev, dma)) {
+			free_pages_exact(mem, bytes);
+			goto fail;
+		}
+		recvs[i].mem = mem;
+		recvs[i].mem_len = bytes;
+		for (j = 0; j < k; j++) {
+			recvs[i + j].buf = mem + j * stride + pad;
+			recvs[i + j].dma = dma + j * stride + pad;
+		}
+		i += k;
+	}
+	return 0;
+
+fail:
+	srpt_free_recv_bufs(dev, recvs, i);
+	return -ENOMEM;
+}
+
+/**
  * srpt_free_rings() - free the receive ring and the command contexts
  * @ch: channel; its QP is gone or never had these buffers posted.
  */
@@ -1797,15 +1879,8 @@ static void srpt_free_rings(struct srpt_rdma_ch *ch)
 	kvfree(ch->cmds);
 	ch->cmds = NULL;
 
-	for (i = 0; ch->recvs && i < ch->rq_size; i++) {
-		struct srpt_recv *r = &ch->recvs[i];
-
-		if (!r->mem)
-			continue;
-		ib_dma_unmap_single(dev, r->dma, ch->max_it_iu_len,
-				    DMA_FROM_DEVICE);
-		kfree(r->mem);
-	}
+	if (ch->recvs)
+		srpt_free_recv_bufs(dev, ch->recvs, ch->rq_size);
 	kvfree(ch->recvs);
 	ch->recvs = NULL;
 }
@@ -1846,19 +1921,11 @@ static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
 		r->ch = ch;
 		r->cqe.done = srpt_recv_done;
 		INIT_LIST_HEAD(&r->wait_entry);
-		r->mem = kmalloc(ch->max_it_iu_len + pad + SRPT_IMM_ALIGN - 1,
-				 GFP_KERNEL);
-		if (!r->mem)
-			goto fail;
-		r->buf = PTR_ALIGN(r->mem, SRPT_IMM_ALIGN) + pad;
-		r->dma = ib_dma_map_single(dev, r->buf, ch->max_it_iu_len,
-					   DMA_FROM_DEVICE);
-		if (ib_dma_mapping_error(dev, r->dma)) {
-			kfree(r->mem);
-			r->mem = NULL;
-			goto fail;
-		}
 	}
+	if (ch->recvs &&
+	    srpt_alloc_recv_bufs(dev, ch->recvs, ch->rq_size,
+				 ch->max_it_iu_len, pad))
+		goto fail;
 	for (i = 0; i < ch->rq_size; i++) {
 		struct srpt_cmd *cmd = &ch->cmds[i];
 
@@ -1921,6 +1988,17 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
  * what the channel posts: ch->sq_size is never more than that, less the
  * entry of the drain.
  *
+ * RDMA R/W contexts: a command holds one per remote buffer until its data
+ * moved, commands in flight are bounded by the receive ring, and nearly
+ * all name one buffer; twice ch->rq_size leaves room for descriptor table
+ * fetches and multi-buffer commands.  The RDMA R/W API adds send queue
+ * entries for each context (and, where it registers memory, a memory
+ * region): sized by the send queue, as before, they doubled it (rdma_rxe
+ * made 16384 entries at srp_sq_size 4096; a login took 12 MiB of memory,
+ * 7 MiB now), while the channel's own count of send queue entries already
+ * covers every work request its contexts post.  Where the contexts' memory regions run out,
+ * a command gets BUSY and the initiator retries it.
+ *
  * Return: 0 or a negative errno.
  */
 static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
@@ -1954,7 +2032,7 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
 				attr.cap.max_recv_wr = ch->rq_size + 1;
 			attr.cap.max_send_sge = min(dev->attrs.max_send_sge, 16);
 			attr.cap.max_recv_sge = 1;
-			attr.cap.max_rdma_ctxs = sq_size;
+			attr.cap.max_rdma_ctxs = min(sq_size, 2 * ch->rq_size);
 			attr.port_num = ch->sport->port_num;
 			ret = ch->cm_ops->create_qp(ch, &attr);
 			if (!ret)
@@ -2005,22 +2083,14 @@ static void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
 static void srpt_srq_free(struct srpt_device *sdev)
 {
 	struct srpt_srq *srq = sdev->srq;
-	u32 i;
 
 	if (!srq)
 		return;
 	sdev->srq = NULL;
 	if (srq->srq)
 		ib_destroy_srq(srq->srq);
-	for (i = 0; srq->recvs && i < srq->size; i++) {
-		struct srpt_recv *r = &srq->recvs[i];
-
-		if (!r->mem)
-			continue;
-		ib_dma_unmap_single(sdev->device, r->dma, srq->buf_len,
-				    DMA_FROM_DEVICE);
-		kfree(r->mem);
-	}
+	if (srq->recvs)
+		srpt_free_recv_bufs(sdev->device, srq->recvs, srq->size);
 	kvfree(srq->recvs);
 	kfree(srq);
 }
@@ -2076,22 +2146,13 @@ static struct srpt_srq *srpt_srq_get(struct srpt_device *sdev)
 		r->srq = srq;
 		r->cqe.done = srpt_recv_done;
 		INIT_LIST_HEAD(&r->wait_entry);
-		r->mem = kmalloc(srq->buf_len + pad + SRPT_IMM_ALIGN - 1,
-				 GFP_KERNEL);
-		if (!r->mem) {
-			ret = -ENOMEM;
-			goto fail;
-		}
-		r->buf = PTR_ALIGN(r->mem, SRPT_IMM_ALIGN) + pad;
-		r->dma = ib_dma_map_single(dev, r->buf, srq->buf_len,
-					   DMA_FROM_DEVICE);
-		if (ib_dma_mapping_error(dev, r->dma)) {
-			kfree(r->mem);
-			r->mem = NULL;
-			ret = -ENOMEM;
-			goto fail;
-		}
-		ret = srpt_srq_post(srq, r);
+	}
+	ret = srpt_alloc_recv_bufs(dev, srq->recvs, srq->size, srq->buf_len,
+				   pad % SRPT_IMM_ALIGN);
+	if (ret)
+		goto fail;
+	for (i = 0; i < srq->size; i++) {
+		ret = srpt_srq_post(srq, &srq->recvs[i]);
 		if (ret)
 			goto fail;
 	}

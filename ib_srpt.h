@@ -53,6 +53,13 @@
  */
 #define SRPT_IMM_ALIGN	512
 
+/*
+ * Receive buffers are allocated several to a block of pages of up to this
+ * many bytes (srpt_alloc_recv_bufs()): order 4, which the buddy allocator
+ * usually has, and seven default request buffers.
+ */
+#define SRPT_RECV_BLOCK	(64 * 1024)
+
 enum {
 	/* Module parameter srp_max_req_size: bounds and default (bytes). */
 	SRPT_MIN_MAX_REQ_SIZE = 996,
@@ -300,8 +307,10 @@ struct srpt_cm_ops {
  * @cqe: completion entry of the posted receive.
  * @ch: owning channel; NULL for a buffer of a device's SRQ.
  * @srq: the SRQ this buffer belongs to, or NULL for a channel's own ring.
- * @mem: the allocation @buf lies in (freed with kfree()).
- * @buf: the buffer, @ch->max_it_iu_len bytes, placed in @mem so that
+ * @mem: the block of pages this buffer heads, shared with the buffers
+ *	that follow it in the ring (srpt_alloc_recv_bufs()); NULL in those.
+ * @mem_len: bytes of @mem, mapped for DMA as one range.
+ * @buf: the buffer, @ch->max_it_iu_len bytes, placed in its block so that
  *	immediate data (at @ch->imm_data_offset) starts SRPT_IMM_ALIGN-aligned.
  * @dma: its DMA address.
  * @byte_len: bytes of the IU last received into @buf.
@@ -314,6 +323,7 @@ struct srpt_recv {
 	struct srpt_rdma_ch	*ch;
 	struct srpt_srq		*srq;
 	void			*mem;
+	u32			mem_len;
 	void			*buf;
 	dma_addr_t		dma;
 	u32			byte_len;
