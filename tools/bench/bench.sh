@@ -9,7 +9,8 @@
 # Every knob has a default; set it in the environment to change it:
 #   BENCH_RUNTIME    seconds per fio run (5; 1 s of ramp comes on top)
 #   BENCH_ROUNDS     AB pairs per point (2: A B, then B A)
-#   BENCH_BACKENDS   rd_mcp kinds ("nullio ramdisk")
+#   BENCH_BACKENDS   rd_mcp kinds ("nullio ramdisk"); set but empty skips
+#                    the throughput matrix
 #   BENCH_CH         ib_srp ch_count values ("1 2")
 #   BENCH_IMM        ib_srp use_imm_data values ("1 0")
 #   BENCH_WORKLOADS  rw:bs:qd items (4k random at QD 1, 32, 128; 128k and 1M
@@ -23,6 +24,7 @@
 #                    module: a before/after measurement of one change
 #   BENCH_LOGINS     channel counts of the control-path test ("64 256");
 #                    set but empty (BENCH_LOGINS=) skips that test
+#   BENCH_LOGIN_ROUNDS  ABBA rounds of it (1: two runs per driver)
 #   BENCH_QUICK=1    a short run: nullio, ch_count 1, immediate data on,
 #                    4k workloads only, 64 logins
 # A full run takes about an hour on 2 cores under TCG.
@@ -33,19 +35,20 @@ out=$top/build/bench
 mkdir -p "$out"
 
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
-	: "${BENCH_BACKENDS:=nullio}" "${BENCH_CH:=1}" "${BENCH_IMM:=1}"
+	: "${BENCH_BACKENDS=nullio}" "${BENCH_CH:=1}" "${BENCH_IMM:=1}"
 	: "${BENCH_WORKLOADS:=randread:4k:1 randread:4k:32 randwrite:4k:32}"
 	: "${BENCH_LOGINS=64}" "${BENCH_RUNTIME:=4}"
 fi
 cat >"$out/params" <<EOF
 BENCH_RUNTIME=${BENCH_RUNTIME:-5}
 BENCH_ROUNDS=${BENCH_ROUNDS:-2}
-BENCH_BACKENDS="${BENCH_BACKENDS:-nullio ramdisk}"
+BENCH_BACKENDS="${BENCH_BACKENDS-nullio ramdisk}"
 BENCH_CH="${BENCH_CH:-1 2}"
 BENCH_IMM="${BENCH_IMM:-1 0}"
 BENCH_WORKLOADS="${BENCH_WORKLOADS:-randread:4k:1 randread:4k:32 randread:4k:128 randwrite:4k:1 randwrite:4k:32 randwrite:4k:128 read:128k:8 write:128k:8 read:1m:4 write:1m:4}"
 BENCH_PROFILE="${BENCH_PROFILE-randread:4k:32 randwrite:4k:32}"
 BENCH_LOGINS="${BENCH_LOGINS-64 256}"
+BENCH_LOGIN_ROUNDS=${BENCH_LOGIN_ROUNDS:-1}
 BENCH_WARMUP=${BENCH_WARMUP:-3}
 BENCH_A_KO="${BENCH_A_KO:-}"
 BENCH_FIO_CPUS="${BENCH_FIO_CPUS:-}"

@@ -17,6 +17,7 @@
 #   BENCH_WORKLOADS  rw:bs:qd items, e.g. "randread:4k:32"
 #   BENCH_PROFILE    workloads profiled with perf (CPU per I/O by module)
 #   BENCH_LOGINS     channel counts of the control-path test, "64 256"
+#   BENCH_LOGIN_ROUNDS  ABBA rounds of it
 #   BENCH_WARMUP     seconds of an unrecorded fio run after each login
 #   BENCH_FIO_CPUS   fio's --cpus_allowed, if set
 #   BENCH_A_KO       if set, A is this build of ours, not the in-tree module
@@ -80,6 +81,9 @@ target_down() {
 	srpt_unload
 }
 
+# mem_available: the kernel's MemAvailable, KiB.
+mem_available() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
+
 # cpu_busy: busy clock ticks of all CPUs (everything but idle and iowait).
 cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 ctxt() { awk '/^ctxt/ { print $2 }' /proc/stat; }
@@ -90,6 +94,20 @@ ksoftirqd_switches() {
 	for p in $(pgrep ksoftirqd); do
 		awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { s += $2 } END { print s }' "/proc/$p/status"
 	done | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# perf_syms DATA: samples per (module, symbol) of a perf.data file, "count
+# TAB module TAB symbol" lines.  perf names every kernel sample's dso
+# [kernel.kallsyms]; /proc/kallsyms says which module a symbol is in (the
+# loaded ib_srpt's, in-tree or ours).
+perf_syms() {
+	awk 'NF == 4 { m = $4; gsub(/[][]/, "", m); print $3, m }' /proc/kallsyms >/tmp/ksyms
+	perf script -i "$1" -F ip,sym,dso 2>/dev/null |
+		awk 'NR == FNR { mod[$1] = $2; next }
+		{ dso = $NF; sym = $2
+		  if (dso == "([kernel.kallsyms])") dso = (sym in mod) ? mod[sym] : "kernel"
+		  n[dso "\t" sym]++ }
+		END { for (k in n) print n[k] "\t" k }' /tmp/ksyms -
 }
 
 # run_fio NAME DISK RW BS QD CH: one measured fio run into $out/fio/NAME.json;
@@ -188,16 +206,7 @@ for d in A B B A; do
 			--direct=1 --ioengine=libaio --size=1g --time_based --ramp_time=1 \
 			--runtime="$BENCH_RUNTIME" --output-format=json \
 			--output="$out/perf/$name.json" ${fio_cpus:+"$fio_cpus"} >/dev/null 2>&1
-		# Samples per (module, symbol): perf names every kernel sample's
-		# dso [kernel.kallsyms]; /proc/kallsyms says which module a symbol
-		# is in (the loaded ib_srpt's, in-tree or ours).
-		awk 'NF == 4 { m = $4; gsub(/[][]/, "", m); print $3, m }' /proc/kallsyms >/tmp/ksyms
-		perf script -i "/tmp/$name.data" -F ip,sym,dso 2>/dev/null |
-			awk 'NR == FNR { mod[$1] = $2; next }
-			{ dso = $NF; sym = $2
-			  if (dso == "([kernel.kallsyms])") dso = (sym in mod) ? mod[sym] : "kernel"
-			  n[dso "\t" sym]++ }
-			END { for (k in n) print n[k] "\t" k }' /tmp/ksyms - >"$out/perf/$name.syms"
+		perf_syms "/tmp/$name.data" >"$out/perf/$name.syms"
 		rm -f "/tmp/$name.data"
 	done
 	srp_logout_wait
@@ -205,48 +214,100 @@ for d in A B B A; do
 done
 [ -z "$BENCH_PROFILE" ] || ok "CPU profiles recorded"
 
-# 3. Control path: N logins at once (srp-probe processes, one channel
-# each), then all torn down by targetcli clearconfig.
-for d in A B B A; do
+# 3. Control path: N logins at once (one srp-probe process, a thread and a
+# channel per login), then all torn down by targetcli clearconfig;
+# BENCH_LOGIN_ROUNDS times ABBA.
+# A warm-up nobody records: each driver's first logins of the boot pay for
+# module and slab start-up (the first run took 2-4x the later ones).
+order="A B"
+r=0
+while [ $r -lt "${BENCH_LOGIN_ROUNDS:-1}" ]; do
+	order="$order A B B A"
+	r=$((r + 1))
+done
+first=2
+for d in $order; do
 	for nl in $BENCH_LOGINS; do
-		progress "control path: driver $d, $nl logins at once"
+		if [ $first -gt 0 ]; then
+			progress "control path: driver $d, $nl logins at once (warm-up)"
+		else
+			progress "control path: driver $d, $nl logins at once"
+		fi
 		if ! driver_load "$d" || ! target_up nullio 256; then
 			not_ok "login test setup ($d)"
 			target_down
 			continue
 		fi
-		rm -rf /tmp/lg && mkdir -p /tmp/lg
+		# One srp-probe process, a thread per login: its "logins:" line
+		# says when the target had answered them all, measured from the
+		# first thread's start (no process start-up in it).
+		: >/tmp/lg.out
+		m0=$(mem_available)
 		t0=$(date +%s.%N)
-		i=0
-		while [ $i -lt "$nl" ]; do
-			"$probe" -e "$(srpt_guid16)" --hold 3600 -t 120 "$SRPT_IP" "$SRPT_CM_PORT" \
-				>/tmp/lg/$i.out 2>&1 &
-			i=$((i + 1))
-		done
-		# Until every one logged in or gave up (exited).
+		"$probe" --logins "$nl" -e "$(srpt_guid16)" --hold 3600 -t 120 \
+			"$SRPT_IP" "$SRPT_CM_PORT" >/tmp/lg.out 2>&1 &
+		pid=$!
 		j=0
-		while :; do
-			in=$(grep -l "^login: accepted" /tmp/lg/*.out 2>/dev/null | wc -l)
-			running=$(pgrep -c -f "srp-probe.*--hold") || running=0
-			[ "$in" -ge "$nl" ] && break
-			[ "$running" -le "$in" ] && break
+		while ! grep -q "^logins:" /tmp/lg.out && kill -0 "$pid" 2>/dev/null; do
 			j=$((j + 1))
 			[ $j -le 3000 ] || break
 			sleep 0.1
 		done
+		in=$(sed -n 's/^logins: \([0-9]*\) of .*/\1/p' /tmp/lg.out)
+		tl=$(sed -n 's/^logins: .* in \([0-9.]*\) s .*/\1/p' /tmp/lg.out)
+		[ -n "$in" ] || { in=0; tl=nan; sed 's/^/# /' /tmp/lg.out; }
 		t1=$(date +%s.%N)
+		m1=$(mem_available)
 		ch=$(srpt_channels)
 		tcli clearconfig confirm=True >/dev/null 2>&1
 		srpt_channels_are 0 300
 		wait
 		t2=$(date +%s.%N)
-		awk -v d="$d" -v n="$nl" -v li="$in" -v ch="$ch" -v t0="$t0" -v t1="$t1" -v t2="$t2" \
-			'BEGIN { printf "%s\t%s\t%s\t%s\t%.3f\t%.3f\n", d, n, li, ch, t1 - t0, t2 - t1 }' >>"$out/logins.tsv"
+		[ $first -gt 0 ] ||
+			awk -v d="$d" -v n="$nl" -v li="$in" -v ch="$ch" -v t0="$t0" -v t1="$t1" -v t2="$t2" -v tl="$tl" \
+				-v kb=$((m0 - m1)) \
+				'BEGIN { printf "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%s\t%s\n", d, n, li, ch, t1 - t0, t2 - t1, tl, kb }' >>"$out/logins.tsv"
 		echo 0 >"$CFS/srpt/discovery_auth/rdma_cm_port" 2>/dev/null
 		rmdir "$CFS/srpt" 2>/dev/null
 		srpt_unload
 	done
+	first=$((first - 1))
 done
 ok "control path measured"
+
+# Where the CPU goes while the most logins of BENCH_LOGINS come in: one
+# perf-sampled run per driver (with BENCH_PROFILE), from the first login
+# thread's start to the "logins:" line.
+nl=
+for n in $BENCH_LOGINS; do nl=$n; done
+for d in A B; do
+	if [ -z "$BENCH_PROFILE" ] || [ -z "$nl" ]; then break; fi
+	progress "profile: driver $d, $nl logins at once"
+	if ! driver_load "$d" || ! target_up nullio 256; then
+		not_ok "login profile setup ($d)"
+		target_down
+		continue
+	fi
+	: >/tmp/lg.out
+	# perf's workload: start the logins, end at their summary line; the
+	# srp-probe process stays and holds the channels.
+	# shellcheck disable=SC2016 # expanded by that sh
+	perf record -a -e cpu-clock -F 499 -o /tmp/login.data -- sh -c '
+		"$1" --logins "$2" -e "$3" --hold 3600 -t 120 "$4" "$5" >/tmp/lg.out 2>&1 &
+		i=0
+		while ! grep -q "^logins:" /tmp/lg.out && [ $i -lt 600 ]; do
+			sleep 0.5
+			i=$((i + 1))
+		done' sh "$probe" "$nl" "$(srpt_guid16)" "$SRPT_IP" "$SRPT_CM_PORT" >/dev/null 2>&1
+	perf_syms /tmp/login.data >"$out/perf/login-$d-$nl.syms"
+	rm -f /tmp/login.data
+	tcli clearconfig confirm=True >/dev/null 2>&1
+	srpt_channels_are 0 300
+	pkill -f "srp-probe --logins"
+	wait_until 30 sh -c '! pgrep -f "srp-probe --logins" >/dev/null'
+	echo 0 >"$CFS/srpt/discovery_auth/rdma_cm_port" 2>/dev/null
+	rmdir "$CFS/srpt" 2>/dev/null
+	srpt_unload
+done
 cp /proc/cpuinfo "$out/cpuinfo"
 uname -a >"$out/uname"

@@ -177,7 +177,7 @@ where = {}
 topsyms = {}  # workload -> driver -> "symbol [module]" -> summed share
 pdir = os.path.join(RESULTS, "perf")
 for fn in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
-    if not fn.endswith(".syms"):
+    if not fn.endswith(".syms") or fn.startswith("login-"):
         continue
     base = fn[:-5]
     _, d, rw, bs, qd, _ = base.split("-", 5)
@@ -271,14 +271,27 @@ logins = {}
 lp = os.path.join(RESULTS, "logins.tsv")
 if os.path.exists(lp):
     for row in csv.reader(open(lp), delimiter="\t"):
-        d, n, ok, ch, tl, tt = row
+        # The 7th column (srp-probe --logins: first thread's start to the
+        # last answer) replaces the shell's wall time (col 5) when there.
+        # The 8th: KiB of MemAvailable gone while the logins held.
+        d, n, ok, ch, tl, tt = row[:6]
+        if len(row) > 6:
+            tl = row[6]
+        kb = float(row[7]) if len(row) > 7 else float("nan")
         logins.setdefault(int(n), {}).setdefault(d, []).append(
-            (int(ok), int(ch), float(tl), float(tt)))
+            (int(ok), int(ch), float(tl), float(tt),
+             kb / int(ok) / 1024 if int(ok) else float("nan")))
 lines.append("## Control path: N logins at once (srp-probe), then targetcli clearconfig")
 lines.append("")
+lines.append("Login time: from the start of the first of N login threads of one "
+             "srp-probe process until the target had answered the last login; "
+             "teardown: targetcli clearconfig until no channel is left; "
+             "MiB/login: MemAvailable gone while the logins held, per login "
+             "(both ends: the initiator's queue pairs are in it too).")
+lines.append("")
 lines.append("| channels | A logged in | B logged in | A login s | B login s | A/B | "
-             "A teardown s | B teardown s | A/B |")
-lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+             "A teardown s | B teardown s | A/B | A MiB/login | B MiB/login |")
+lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 login_speedup = {}
 for n, drv in sorted(logins.items()):
     a, b = drv.get("A", []), drv.get("B", [])
@@ -287,8 +300,45 @@ for n, drv in sorted(logins.items()):
     login_speedup[n] = al / bl if bl else float("nan")
     lines.append(f"| {n} | {min(x[0] for x in a) if a else '-'} | {min(x[0] for x in b) if b else '-'} "
                  f"| {fmt(al, 1)} | {fmt(bl, 1)} | {fmt(login_speedup[n], 2)} "
-                 f"| {fmt(at, 1)} | {fmt(bt, 1)} | {fmt(at / bt if bt else float('nan'), 2)} |")
+                 f"| {fmt(at, 1)} | {fmt(bt, 1)} | {fmt(at / bt if bt else float('nan'), 2)} "
+                 f"| {fmt(med([x[4] for x in a]), 2)} | {fmt(med([x[4] for x in b]), 2)} |")
 lines.append("")
+
+# Where the CPU went while logins came in (perf, one run per driver).
+login_prof = {}
+for fn in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
+    if not (fn.startswith("login-") and fn.endswith(".syms")):
+        continue
+    _, d, n = fn[:-5].split("-", 2)
+    cats, syms, total = {}, {}, 0
+    for line in open(os.path.join(pdir, fn)):
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) != 3:
+            continue
+        k, dso, sym = int(parts[0]), parts[1], parts[2]
+        total += k
+        cat = category(dso, sym)
+        cats[cat] = cats.get(cat, 0) + k
+        if cat != "idle":
+            syms[f"{sym} [{dso}]"] = syms.get(f"{sym} [{dso}]", 0) + k
+    if total:
+        login_prof[(int(n), d)] = (cats, syms, total)
+if login_prof:
+    lines.append("Where the guest's CPU samples went while N logins came in "
+                 "(perf, one run per driver, share of all samples, idle included; "
+                 "user space is srp-probe, the initiator).")
+    lines.append("")
+    lines.append("| logins | driver | " + " | ".join(CATEGORIES) + " |")
+    lines.append("|---|---|" + "---:|" * len(CATEGORIES))
+    for (n, d), (cats, _, total) in sorted(login_prof.items()):
+        lines.append(f"| {n} | {d} | " + " | ".join(
+            f"{cats.get(c, 0) / total * 100:.1f}%" for c in CATEGORIES) + " |")
+    lines.append("")
+    for (n, d), (_, syms, total) in sorted(login_prof.items()):
+        best = sorted(syms.items(), key=lambda kv: -kv[1])[:12]
+        lines.append(f"Busiest symbols, {n} logins, driver {d}: " + ", ".join(
+            f"{k} {v / total * 100:.1f}%" for k, v in best) + ".")
+        lines.append("")
 
 # Targets of issue 15.
 lines.append("## Targets")
