@@ -17,6 +17,7 @@
 #                    sequential)
 #   BENCH_PROFILE    workloads profiled with perf ("randread:4k:32
 #                    randwrite:4k:32"); set but empty skips the profiles
+#   BENCH_PERF_HZ    perf's sampling rate for the profiles (499)
 #   BENCH_WARMUP     seconds of an unrecorded fio run after each login (3)
 #   BENCH_FIO_CPUS   fio's --cpus_allowed (unset: fio runs where the
 #                    scheduler puts it)
@@ -47,6 +48,7 @@ BENCH_CH="${BENCH_CH:-1 2}"
 BENCH_IMM="${BENCH_IMM:-1 0}"
 BENCH_WORKLOADS="${BENCH_WORKLOADS:-randread:4k:1 randread:4k:32 randread:4k:128 randwrite:4k:1 randwrite:4k:32 randwrite:4k:128 read:128k:8 write:128k:8 read:1m:4 write:1m:4}"
 BENCH_PROFILE="${BENCH_PROFILE-randread:4k:32 randwrite:4k:32}"
+BENCH_PERF_HZ=${BENCH_PERF_HZ:-499}
 BENCH_LOGINS="${BENCH_LOGINS-64 256}"
 BENCH_LOGIN_ROUNDS=${BENCH_LOGIN_ROUNDS:-1}
 BENCH_WARMUP=${BENCH_WARMUP:-3}

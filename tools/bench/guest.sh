@@ -16,6 +16,7 @@
 #   BENCH_IMM        ib_srp use_imm_data values, "1 0"
 #   BENCH_WORKLOADS  rw:bs:qd items, e.g. "randread:4k:32"
 #   BENCH_PROFILE    workloads profiled with perf (CPU per I/O by module)
+#   BENCH_PERF_HZ    perf's sampling rate
 #   BENCH_LOGINS     channel counts of the control-path test, "64 256"
 #   BENCH_LOGIN_ROUNDS  ABBA rounds of it
 #   BENCH_WARMUP     seconds of an unrecorded fio run after each login
@@ -201,7 +202,7 @@ for d in A B B A; do
 		bs=${rest%%:*} qd=${rest#*:}
 		name="prof-$d-$rw-$bs-$qd-$(date +%s)"
 		progress "profile: driver $d, $rw $bs QD$qd"
-		perf record -a -e cpu-clock -F 499 -o "/tmp/$name.data" -- \
+		perf record -a -e cpu-clock -F "${BENCH_PERF_HZ:-499}" -o "/tmp/$name.data" -- \
 			fio --name=p --filename="$disk" --rw="$rw" --bs="$bs" --iodepth="$qd" \
 			--direct=1 --ioengine=libaio --size=1g --time_based --ramp_time=1 \
 			--runtime="$BENCH_RUNTIME" --output-format=json \
@@ -275,9 +276,10 @@ for d in $order; do
 done
 ok "control path measured"
 
-# Where the CPU goes while the most logins of BENCH_LOGINS come in: one
-# perf-sampled run per driver (with BENCH_PROFILE), from the first login
-# thread's start to the "logins:" line.
+# Where the CPU goes while the most logins of BENCH_LOGINS come in, and
+# while targetcli clearconfig tears them down: one perf-sampled run per
+# driver (with BENCH_PROFILE), from the first login thread's start to the
+# "logins:" line, and from clearconfig's start to the last channel gone.
 nl=
 for n in $BENCH_LOGINS; do nl=$n; done
 for d in A B; do
@@ -292,7 +294,7 @@ for d in A B; do
 	# perf's workload: start the logins, end at their summary line; the
 	# srp-probe process stays and holds the channels.
 	# shellcheck disable=SC2016 # expanded by that sh
-	perf record -a -e cpu-clock -F 499 -o /tmp/login.data -- sh -c '
+	perf record -a -e cpu-clock -F "${BENCH_PERF_HZ:-499}" -o /tmp/login.data -- sh -c '
 		"$1" --logins "$2" -e "$3" --hold 3600 -t 120 "$4" "$5" >/tmp/lg.out 2>&1 &
 		i=0
 		while ! grep -q "^logins:" /tmp/lg.out && [ $i -lt 600 ]; do
@@ -301,7 +303,19 @@ for d in A B; do
 		done' sh "$probe" "$nl" "$(srpt_guid16)" "$SRPT_IP" "$SRPT_CM_PORT" >/dev/null 2>&1
 	perf_syms /tmp/login.data >"$out/perf/login-$d-$nl.syms"
 	rm -f /tmp/login.data
-	tcli clearconfig confirm=True >/dev/null 2>&1
+	# And their teardown: clearconfig until no channel is left.
+	tcli ls >/dev/null 2>&1
+	# shellcheck disable=SC2016 # expanded by that sh
+	perf record -a -e cpu-clock -F "${BENCH_PERF_HZ:-499}" -o /tmp/teardown.data -- sh -c '
+		targetcli clearconfig confirm=True
+		i=0
+		while rdma resource show cm_id | grep "comm \[ib_srpt\]" |
+			grep -vq "state LISTEN" && [ $i -lt 600 ]; do
+			sleep 0.5
+			i=$((i + 1))
+		done' >/dev/null 2>&1
+	perf_syms /tmp/teardown.data >"$out/perf/teardown-$d-$nl.syms"
+	rm -f /tmp/teardown.data
 	srpt_channels_are 0 300
 	pkill -f "srp-probe --logins"
 	wait_until 30 sh -c '! pgrep -f "srp-probe --logins" >/dev/null'

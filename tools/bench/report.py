@@ -24,7 +24,7 @@ with open(os.path.join(OUT, "params")) as _f:
         PARAMS[_k] = _v.strip('"')
 # Seconds of each fio run the CPU counters cover: the run and its ramp.
 RUN_SECS = float(PARAMS.get("BENCH_RUNTIME", 5)) + 1.0
-PERF_HZ = 499.0
+PERF_HZ = float(PARAMS.get("BENCH_PERF_HZ", 499))
 # Modules whose CPU time counts as the target's (rdma_rw_* of ib_core too).
 TARGET_MODS = ("ib_srpt", "target_core_mod", "target_core_rd")
 IDLE_SYMS = ("default_idle", "native_safe_halt", "cpu_idle_poll",
@@ -177,7 +177,7 @@ where = {}
 topsyms = {}  # workload -> driver -> "symbol [module]" -> summed share
 pdir = os.path.join(RESULTS, "perf")
 for fn in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
-    if not fn.endswith(".syms") or fn.startswith("login-"):
+    if not fn.endswith(".syms") or fn.startswith(("login-", "teardown-")):
         continue
     base = fn[:-5]
     _, d, rw, bs, qd, _ = base.split("-", 5)
@@ -218,13 +218,15 @@ for fn in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
         where.setdefault((rw, bs, qd), {}).setdefault(d, []).append(
             {c: v / total for c, v in cats.items()})
 
-lines.append("## Target CPU per I/O (perf, cpu-clock at 499 Hz)")
+lines.append(f"## Target CPU per I/O (perf, cpu-clock at {PERF_HZ:.0f} Hz)")
 lines.append("")
 lines.append("Samples in ib_srpt, target_core_mod, target_core_rd and rdma_rw_* of ib_core, "
-             "over I/Os done while sampled (medians of the runs).")
+             "over I/Os done while sampled (medians of the runs); a count of n samples "
+             "is uncertain by about its square root.")
 lines.append("")
-lines.append("| workload | A target µs/IO | B target µs/IO | B/A | A target share | B target share |")
-lines.append("|---|---:|---:|---:|---:|---:|")
+lines.append("| workload | A target µs/IO | B target µs/IO | B/A | A target share | B target share "
+             "| A target samples | B target samples |")
+lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
 cpu_ratio = {}
 for (rw, bs, qd), drv in sorted(prof.items()):
     def per_io(x):
@@ -239,7 +241,9 @@ for (rw, bs, qd), drv in sorted(prof.items()):
     cpu_ratio[(rw, bs, qd)] = r
     lines.append(f"| {rw} {bs} QD{qd} | {fmt(a, 1)} | {fmt(b, 1)} | {fmt(r, 2)} | "
                  f"{fmt(med([share(x) for x in drv.get('A', [])]) * 100, 0)}% | "
-                 f"{fmt(med([share(x) for x in drv.get('B', [])]) * 100, 0)}% |")
+                 f"{fmt(med([share(x) for x in drv.get('B', [])]) * 100, 0)}% | "
+                 f"{fmt(med([x[0] for x in drv.get('A', [])]), 0)} | "
+                 f"{fmt(med([x[0] for x in drv.get('B', [])]), 0)} |")
 lines.append("")
 
 lines.append("Where the guest's CPU samples went (share of all samples, idle included; "
@@ -307,9 +311,9 @@ lines.append("")
 # Where the CPU went while logins came in (perf, one run per driver).
 login_prof = {}
 for fn in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
-    if not (fn.startswith("login-") and fn.endswith(".syms")):
+    if not (fn.startswith(("login-", "teardown-")) and fn.endswith(".syms")):
         continue
-    _, d, n = fn[:-5].split("-", 2)
+    phase, d, n = fn[:-5].split("-", 2)
     cats, syms, total = {}, {}, 0
     for line in open(os.path.join(pdir, fn)):
         parts = line.rstrip("\n").split("\t")
@@ -322,21 +326,22 @@ for fn in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
         if cat != "idle":
             syms[f"{sym} [{dso}]"] = syms.get(f"{sym} [{dso}]", 0) + k
     if total:
-        login_prof[(int(n), d)] = (cats, syms, total)
+        login_prof[(phase, int(n), d)] = (cats, syms, total)
 if login_prof:
-    lines.append("Where the guest's CPU samples went while N logins came in "
-                 "(perf, one run per driver, share of all samples, idle included; "
-                 "user space is srp-probe, the initiator).")
+    lines.append("Where the guest's CPU samples went while N logins came in (login) and "
+                 "while targetcli clearconfig tore them down (teardown): perf, one run per "
+                 "driver, share of all samples, idle included; user space is srp-probe "
+                 "(logins) and targetcli (teardown).")
     lines.append("")
-    lines.append("| logins | driver | " + " | ".join(CATEGORIES) + " |")
-    lines.append("|---|---|" + "---:|" * len(CATEGORIES))
-    for (n, d), (cats, _, total) in sorted(login_prof.items()):
-        lines.append(f"| {n} | {d} | " + " | ".join(
+    lines.append("| phase | logins | driver | samples | " + " | ".join(CATEGORIES) + " |")
+    lines.append("|---|---|---|---:|" + "---:|" * len(CATEGORIES))
+    for (phase, n, d), (cats, _, total) in sorted(login_prof.items()):
+        lines.append(f"| {phase} | {n} | {d} | {total} | " + " | ".join(
             f"{cats.get(c, 0) / total * 100:.1f}%" for c in CATEGORIES) + " |")
     lines.append("")
-    for (n, d), (_, syms, total) in sorted(login_prof.items()):
+    for (phase, n, d), (_, syms, total) in sorted(login_prof.items()):
         best = sorted(syms.items(), key=lambda kv: -kv[1])[:12]
-        lines.append(f"Busiest symbols, {n} logins, driver {d}: " + ", ".join(
+        lines.append(f"Busiest symbols, {phase} of {n} logins, driver {d}: " + ", ".join(
             f"{k} {v / total * 100:.1f}%" for k, v in best) + ".")
         lines.append("")
 
