@@ -216,7 +216,8 @@ done
 [ -z "$BENCH_PROFILE" ] || ok "CPU profiles recorded"
 
 # 3. Control path: N logins at once (one srp-probe process, a thread and a
-# channel per login), then all torn down by targetcli clearconfig;
+# channel per login), then all torn down: the TPG disabled until no channel
+# is left, then targetcli clearconfig;
 # BENCH_LOGIN_ROUNDS times ABBA.
 # A warm-up nobody records: each driver's first logins of the boot pay for
 # module and slab start-up (the first run took 2-4x the later ones).
@@ -260,14 +261,20 @@ for d in $order; do
 		t1=$(date +%s.%N)
 		m1=$(mem_available)
 		ch=$(srpt_channels)
-		tcli clearconfig confirm=True >/dev/null 2>&1
+		# Teardown in two steps: the TPG disable, after which the
+		# driver alone closes and releases every channel, then
+		# clearconfig, which is mostly targetcli walking and removing
+		# the configuration.
+		echo 0 >"$SRPT_TPG/enable"
 		srpt_channels_are 0 300
+		tc=$(date +%s.%N)
+		tcli clearconfig confirm=True >/dev/null 2>&1
 		wait
 		t2=$(date +%s.%N)
 		[ $first -gt 0 ] ||
 			awk -v d="$d" -v n="$nl" -v li="$in" -v ch="$ch" -v t0="$t0" -v t1="$t1" -v t2="$t2" -v tl="$tl" \
-				-v kb=$((m0 - m1)) \
-				'BEGIN { printf "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%s\t%s\n", d, n, li, ch, t1 - t0, t2 - t1, tl, kb }' >>"$out/logins.tsv"
+				-v kb=$((m0 - m1)) -v tc="$tc" \
+				'BEGIN { printf "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%s\t%s\t%.3f\n", d, n, li, ch, t1 - t0, t2 - t1, tl, kb, tc - t1 }' >>"$out/logins.tsv"
 		echo 0 >"$CFS/srpt/discovery_auth/rdma_cm_port" 2>/dev/null
 		rmdir "$CFS/srpt" 2>/dev/null
 		srpt_unload

@@ -281,29 +281,37 @@ if os.path.exists(lp):
         d, n, ok, ch, tl, tt = row[:6]
         if len(row) > 6:
             tl = row[6]
+        # The 9th: the TPG disable until no channel was left (the
+        # driver's part of the teardown; the 6th includes it).
         kb = float(row[7]) if len(row) > 7 else float("nan")
+        tc = float(row[8]) if len(row) > 8 else float("nan")
         logins.setdefault(int(n), {}).setdefault(d, []).append(
             (int(ok), int(ch), float(tl), float(tt),
-             kb / int(ok) / 1024 if int(ok) else float("nan")))
-lines.append("## Control path: N logins at once (srp-probe), then targetcli clearconfig")
+             kb / int(ok) / 1024 if int(ok) else float("nan"), tc))
+lines.append("## Control path: N logins at once (srp-probe), then their teardown")
 lines.append("")
 lines.append("Login time: from the start of the first of N login threads of one "
              "srp-probe process until the target had answered the last login; "
-             "teardown: targetcli clearconfig until no channel is left; "
+             "close: the TPG disabled until no channel is left (the driver "
+             "closes and releases every channel); teardown: that and then "
+             "targetcli clearconfig; "
              "MiB/login: MemAvailable gone while the logins held, per login "
              "(both ends: the initiator's queue pairs are in it too).")
 lines.append("")
 lines.append("| channels | A logged in | B logged in | A login s | B login s | A/B | "
+             "A close s | B close s | A/B | "
              "A teardown s | B teardown s | A/B | A MiB/login | B MiB/login |")
-lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 login_speedup = {}
 for n, drv in sorted(logins.items()):
     a, b = drv.get("A", []), drv.get("B", [])
     al, bl = med([x[2] for x in a]), med([x[2] for x in b])
     at, bt = med([x[3] for x in a]), med([x[3] for x in b])
+    ac, bc = med([x[5] for x in a]), med([x[5] for x in b])
     login_speedup[n] = al / bl if bl else float("nan")
     lines.append(f"| {n} | {min(x[0] for x in a) if a else '-'} | {min(x[0] for x in b) if b else '-'} "
                  f"| {fmt(al, 1)} | {fmt(bl, 1)} | {fmt(login_speedup[n], 2)} "
+                 f"| {fmt(ac, 2)} | {fmt(bc, 2)} | {fmt(ac / bc if bc else float('nan'), 2)} "
                  f"| {fmt(at, 1)} | {fmt(bt, 1)} | {fmt(at / bt if bt else float('nan'), 2)} "
                  f"| {fmt(med([x[4] for x in a]), 2)} | {fmt(med([x[4] for x in b]), 2)} |")
 lines.append("")
