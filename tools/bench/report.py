@@ -46,6 +46,10 @@ def med(xs):
     return statistics.median(xs) if xs else float("nan")
 
 
+def ratio(x, y):
+    return x / y if y else float("nan")
+
+
 def fmt(x, nd=0):
     if x != x:  # NaN
         return "-"
@@ -234,7 +238,7 @@ for (rw, bs, qd), drv in sorted(prof.items()):
         return tgt / PERF_HZ / max(iops * RUN_SECS, 1.0) * 1e6
 
     def share(x):
-        return x[0] / x[1] if x[1] else float("nan")
+        return ratio(x[0], x[1])
     a = med([per_io(x) for x in drv.get("A", [])])
     b = med([per_io(x) for x in drv.get("B", [])])
     r = b / a if a == a and a else float("nan")
@@ -308,11 +312,11 @@ for n, drv in sorted(logins.items()):
     al, bl = med([x[2] for x in a]), med([x[2] for x in b])
     at, bt = med([x[3] for x in a]), med([x[3] for x in b])
     ac, bc = med([x[5] for x in a]), med([x[5] for x in b])
-    login_speedup[n] = al / bl if bl else float("nan")
+    login_speedup[n] = ratio(al, bl)
     lines.append(f"| {n} | {min(x[0] for x in a) if a else '-'} | {min(x[0] for x in b) if b else '-'} "
                  f"| {fmt(al, 1)} | {fmt(bl, 1)} | {fmt(login_speedup[n], 2)} "
-                 f"| {fmt(ac, 2)} | {fmt(bc, 2)} | {fmt(ac / bc if bc else float('nan'), 2)} "
-                 f"| {fmt(at, 1)} | {fmt(bt, 1)} | {fmt(at / bt if bt else float('nan'), 2)} "
+                 f"| {fmt(ac, 2)} | {fmt(bc, 2)} | {fmt(ratio(ac, bc), 2)} "
+                 f"| {fmt(at, 1)} | {fmt(bt, 1)} | {fmt(ratio(at, bt), 2)} "
                  f"| {fmt(med([x[4] for x in a]), 2)} | {fmt(med([x[4] for x in b]), 2)} |")
 lines.append("")
 
