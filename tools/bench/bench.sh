@@ -8,7 +8,9 @@
 #
 # Every knob has a default; set it in the environment to change it:
 #   BENCH_RUNTIME    seconds per fio run (5; 1 s of ramp comes on top)
-#   BENCH_ROUNDS     AB pairs per point (2: A B, then B A)
+#   BENCH_ROUNDS     rounds per point, even (2: A B, then B A); the A/A
+#                    pair (A against itself on the first configuration,
+#                    the noise floor) runs as many
 #   BENCH_BACKENDS   rd_mcp kinds ("nullio ramdisk"); set but empty skips
 #                    the throughput matrix
 #   BENCH_CH         ib_srp ch_count values ("1 2")
@@ -39,6 +41,15 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	: "${BENCH_BACKENDS=nullio}" "${BENCH_CH:=1}" "${BENCH_IMM:=1}"
 	: "${BENCH_WORKLOADS:=randread:4k:1 randread:4k:32 randwrite:4k:32}"
 	: "${BENCH_LOGINS=64}" "${BENCH_RUNTIME:=4}"
+fi
+# ABBA: as many rounds with A first as with B first.
+case ${BENCH_ROUNDS:-2} in
+*[!0-9]*) r=1 ;;
+*) r=$((${BENCH_ROUNDS:-2} % 2 + (${BENCH_ROUNDS:-2} == 0))) ;;
+esac
+if [ "$r" != 0 ]; then
+	echo "bench: BENCH_ROUNDS=$BENCH_ROUNDS: the rounds must be ABBA, an even number above 0" >&2
+	exit 1
 fi
 cat >"$out/params" <<EOF
 BENCH_RUNTIME=${BENCH_RUNTIME:-5}

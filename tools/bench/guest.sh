@@ -10,7 +10,9 @@
 #
 # Parameters come from build/bench/params (written by bench.sh):
 #   BENCH_RUNTIME    seconds of each fio run (after 1 s of ramp)
-#   BENCH_ROUNDS     AB pairs per point; odd pairs run A first, even B first
+#   BENCH_ROUNDS     rounds per point (even); odd rounds run A first, even
+#                    B first; the A/A pair (A1, A2: the A driver against
+#                    itself, on the first configuration) as many
 #   BENCH_BACKENDS   "nullio ramdisk"
 #   BENCH_CH         ib_srp ch_count values, "1 2"
 #   BENCH_IMM        ib_srp use_imm_data values, "1 0"
@@ -39,15 +41,15 @@ ini=$(srp_ini_id)
 [ -d /sys/kernel/debug/tracing ] || mount -t debugfs debugfs /sys/kernel/debug
 echo 0 >/proc/sys/kernel/kptr_restrict
 echo -1 >/proc/sys/kernel/perf_event_paranoid
-echo "driver	backend	ch	imm	workload	round	pos	file	busy_ticks	ctxt	softirq	ksoftirqd	hz" >"$runs"
+echo "driver	backend	ch	imm	workload	round	pos	file	busy_ticks	ctxt	softirq	ksoftirqd	ios	hz" >"$runs"
 hz=$(getconf CLK_TCK)
 fio_cpus=
 [ -z "${BENCH_FIO_CPUS:-}" ] || fio_cpus="--cpus_allowed=$BENCH_FIO_CPUS"
 
-# driver_load A|B: the in-tree module (or BENCH_A_KO) or ours.
+# driver_load A|A1|A2|B: the in-tree module (or BENCH_A_KO) or ours.
 driver_load() {
 	SRPT_UNDER_TEST=ours SRPT_KO=$SRPT_REPO/ib_srpt.ko
-	if [ "$1" = A ]; then
+	if [ "$1" != B ]; then
 		if [ -n "${BENCH_A_KO:-}" ]; then
 			SRPT_KO=$BENCH_A_KO
 		else
@@ -89,6 +91,9 @@ mem_available() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
 cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 ctxt() { awk '/^ctxt/ { print $2 }' /proc/stat; }
 softirqs() { awk 'NR > 1 { for (i = 2; i <= NF; i++) s += $i } END { print s }' /proc/softirqs; }
+# disk_ios DISK: reads and writes the kernel completed on /dev/DISK (0 if
+# unreadable: the report leaves the per-I/O columns of that run empty).
+disk_ios() { awk '{ print $1 + $5 }' "/sys/class/block/${1##*/}/stat" 2>/dev/null || echo 0; }
 # ksoftirqd_switches: context switches of the ksoftirqd threads (each one
 # a wake-up of softirq work that could not run inline).
 ksoftirqd_switches() {
@@ -112,18 +117,20 @@ perf_syms() {
 }
 
 # run_fio NAME DISK RW BS QD CH: one measured fio run into $out/fio/NAME.json;
-# prints the counters' deltas, tab separated.
+# prints the counters' deltas, tab separated, the I/Os among them: all
+# counted over the same window, fio's start to its exit.
 run_fio() {
 	_jobs=1
 	[ "$5" -ge "$6" ] && _jobs=$6
 	_qd=$(($5 / _jobs))
-	_b0=$(cpu_busy) _c0=$(ctxt) _s0=$(softirqs) _k0=$(ksoftirqd_switches)
+	_b0=$(cpu_busy) _c0=$(ctxt) _s0=$(softirqs) _k0=$(ksoftirqd_switches) _i0=$(disk_ios "$2")
 	fio --name=b --filename="$2" --rw="$3" --bs="$4" --iodepth="$_qd" \
 		--numjobs="$_jobs" --group_reporting --direct=1 --ioengine=libaio \
 		--size=1g --time_based --ramp_time=1 --runtime="$BENCH_RUNTIME" \
 		--output-format=json --output="$out/fio/$1.json" ${fio_cpus:+"$fio_cpus"} >/dev/null 2>&1
-	_b1=$(cpu_busy) _c1=$(ctxt) _s1=$(softirqs) _k1=$(ksoftirqd_switches)
-	printf '%s\t%s\t%s\t%s' $((_b1 - _b0)) $((_c1 - _c0)) $((_s1 - _s0)) $((_k1 - _k0))
+	_i1=$(disk_ios "$2") _b1=$(cpu_busy) _c1=$(ctxt) _s1=$(softirqs) _k1=$(ksoftirqd_switches)
+	printf '%s\t%s\t%s\t%s\t%s' $((_b1 - _b0)) $((_c1 - _c0)) $((_s1 - _s0)) $((_k1 - _k0)) \
+		$((_i1 - _i0))
 }
 
 # session DRIVER BACKEND CH IMM ROUND POS: load, export, log in, every
@@ -156,6 +163,22 @@ session() {
 	target_down
 }
 
+# abba X Y BACKEND CH IMM LABEL: sessions of X and Y for BENCH_ROUNDS
+# rounds, X first in odd rounds and Y first in even ones.
+abba() {
+	_r=1
+	while [ $_r -le "$BENCH_ROUNDS" ]; do
+		if [ $((_r % 2)) = 1 ]; then _order="$1 $2"; else _order="$2 $1"; fi
+		_pos=1
+		for _d in $_order; do
+			progress "$6: $3 ch_count=$4 use_imm_data=$5, round $_r, driver $_d"
+			session "$_d" "$3" "$4" "$5" "$_r" "$_pos"
+			_pos=$((_pos + 1))
+		done
+		_r=$((_r + 1))
+	done
+}
+
 # 1. Throughput: every point of the matrix, ABBA.
 total=0
 for be in $BENCH_BACKENDS; do for ch in $BENCH_CH; do for imm in $BENCH_IMM; do
@@ -166,21 +189,18 @@ for be in $BENCH_BACKENDS; do
 	for ch in $BENCH_CH; do
 		for imm in $BENCH_IMM; do
 			n=$((n + 1))
-			r=1
-			while [ $r -le "$BENCH_ROUNDS" ]; do
-				if [ $((r % 2)) = 1 ]; then order="A B"; else order="B A"; fi
-				pos=1
-				for d in $order; do
-					progress "matrix $n/$total: $be ch_count=$ch use_imm_data=$imm, round $r, driver $d"
-					session "$d" "$be" "$ch" "$imm" "$r" "$pos"
-					pos=$((pos + 1))
-				done
-				r=$((r + 1))
-			done
+			abba A B "$be" "$ch" "$imm" "matrix $n/$total"
 		done
 	done
 done
 ok "throughput matrix measured ($total configurations x $BENCH_ROUNDS rounds)"
+# The A/A pair, the noise floor: A against itself (as A1 and A2) on the
+# first configuration, as the matrix measures A against B.
+word1() { echo "$1" | awk '{ print $1 }'; }
+if [ -n "$(word1 "$BENCH_BACKENDS")" ]; then
+	abba A1 A2 "$(word1 "$BENCH_BACKENDS")" "$(word1 "$BENCH_CH")" "$(word1 "$BENCH_IMM")" "A/A pair"
+	ok "A/A pair measured ($BENCH_ROUNDS rounds)"
+fi
 
 # 2. CPU per I/O by module: perf samples (cpu-clock) of the whole guest
 # while fio runs, one run per driver and profiled workload.
@@ -202,11 +222,14 @@ for d in A B B A; do
 		bs=${rest%%:*} qd=${rest#*:}
 		name="prof-$d-$rw-$bs-$qd-$(date +%s)"
 		progress "profile: driver $d, $rw $bs QD$qd"
+		i0=$(disk_ios "$disk")
 		perf record -a -e cpu-clock -F "${BENCH_PERF_HZ:-499}" -o "/tmp/$name.data" -- \
 			fio --name=p --filename="$disk" --rw="$rw" --bs="$bs" --iodepth="$qd" \
 			--direct=1 --ioengine=libaio --size=1g --time_based --ramp_time=1 \
 			--runtime="$BENCH_RUNTIME" --output-format=json \
 			--output="$out/perf/$name.json" ${fio_cpus:+"$fio_cpus"} >/dev/null 2>&1
+		# The I/Os of perf's window, for CPU per I/O.
+		echo $(($(disk_ios "$disk") - i0)) >"$out/perf/$name.ios"
 		perf_syms "/tmp/$name.data" >"$out/perf/$name.syms"
 		rm -f "/tmp/$name.data"
 	done
@@ -266,15 +289,20 @@ for d in $order; do
 		# clearconfig, which is mostly targetcli walking and removing
 		# the configuration.
 		echo 0 >"$SRPT_TPG/enable"
-		srpt_channels_are 0 300
+		# A close that timed out is recorded as failed (column 10).
+		closed=1
+		if ! srpt_channels_are 0 300; then
+			closed=0
+			not_ok "close of $nl channels ($d) within 300 s"
+		fi
 		tc=$(date +%s.%N)
 		tcli clearconfig confirm=True >/dev/null 2>&1
 		wait
 		t2=$(date +%s.%N)
 		[ $first -gt 0 ] ||
 			awk -v d="$d" -v n="$nl" -v li="$in" -v ch="$ch" -v t0="$t0" -v t1="$t1" -v t2="$t2" -v tl="$tl" \
-				-v kb=$((m0 - m1)) -v tc="$tc" \
-				'BEGIN { printf "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%s\t%s\t%.3f\n", d, n, li, ch, t1 - t0, t2 - t1, tl, kb, tc - t1 }' >>"$out/logins.tsv"
+				-v kb=$((m0 - m1)) -v tc="$tc" -v closed="$closed" \
+				'BEGIN { printf "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%s\t%s\t%.3f\t%s\n", d, n, li, ch, t1 - t0, t2 - t1, tl, kb, tc - t1, closed }' >>"$out/logins.tsv"
 		echo 0 >"$CFS/srpt/discovery_auth/rdma_cm_port" 2>/dev/null
 		rmdir "$CFS/srpt" 2>/dev/null
 		srpt_unload
