@@ -8,6 +8,14 @@ ifneq ($(KERNELRELEASE),)
 
 obj-$(CONFIG_INFINIBAND_SRPT)	+= ib_srpt.o
 
+# Kernel features srpt_compat.h adapts to, found in the kernel's own
+# headers (not by version): $(srctree)/include holds them in a kernel tree
+# and in Debian's split headers alike (the -common package).
+srpt_have = $(if $(shell grep -qsw '$(2)' $(srctree)/include/$(1) && echo y),-DSRPT_HAVE_$(3))
+ccflags-y += $(call srpt_have,linux/workqueue.h,WQ_PERCPU,WQ_PERCPU)
+ccflags-y += $(call srpt_have,target/target_core_fabric.h,direct_submit_supp,FABRIC_SUBMIT_TYPE)
+ccflags-y += $(call srpt_have,target/target_core_fabric.h,direct_compl_supp,FABRIC_COMPL_TYPE)
+
 else
 
 # Newest kernel with headers installed; the host need not run it.
@@ -26,7 +34,8 @@ KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 # must name it (debian/rules checks).
 VERSION := $(shell sed -n 's/^\#define SRPT_DRV_VERSION "\(.*\)"$$/\1/p' $(SRC)/ib_srpt.h)
 # What DKMS builds from (/usr/src/ib_srpt-VERSION).
-MODULE_SRC := Makefile Kconfig ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h
+MODULE_SRC := Makefile Kconfig ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h \
+	srpt_compat.h
 
 all: modules
 

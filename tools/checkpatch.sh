@@ -13,7 +13,7 @@ linux_source_unpack checkpatch "$dir" scripts/checkpatch.pl \
 	scripts/spelling.txt scripts/const_structs.checkpatch
 
 cd "$top"
-files=${*:-"ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h"}
+files=${*:-"ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h srpt_compat.h"}
 # --no-tree: we are not a kernel tree.  FILE_PATH_CHANGES and
 # SPDX placement are judged as for files in drivers/.
 # shellcheck disable=SC2086

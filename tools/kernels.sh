@@ -1,0 +1,417 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernels.sh: Debian's other kernels for the driver (issue 25), fetched from
+# Debian's archive with a private apt state (the host's kernel, sources and
+# apt preferences are never touched), unpacked into a cache:
+#
+#   tools/kernels.sh [fetch] [SERIES...]  fetch and unpack (default: all)
+#   tools/kernels.sh list                 what the cache holds
+#   tools/kernels.sh kdir SERIES          the headers to build against (KDIR)
+#   tools/kernels.sh env SERIES           KVER, KDIR, SRPT_VM_KERNEL,
+#                                         SRPT_VM_MODULES, SRPT_KERNEL_CHROOT
+#   tools/kernels.sh build SERIES [MAKEARG...]
+#                                         ib_srpt.ko and srp_ibcm_ini.ko from
+#                                         this tree (default MAKEARG: W=1)
+#                                         into build/kernels/RELEASE/
+#   tools/kernels.sh source SERIES        that kernel's linux-source tarball
+#
+# SERIES:
+#   host         the host's kernel headers (Debian 12's 6.1): build only
+#   bpo-6.12     bookworm-backports 6.12: built on the host (gcc-12)
+#   trixie-6.12  Debian 13's 6.12 (trixie, trixie-security)
+#   trixie-bpo   the newest 7.x of trixie-backports
+#
+# Cache ($SRPT_KERNELS_CACHE, /var/cache/ib_srpt/kernels):
+#   RELEASE/            the packages unpacked (dpkg-deb -x): boot/ or
+#                       usr/lib/modules/RELEASE/vmlinuz, the modules with
+#                       depmod -b run on them, usr/src/linux-headers-RELEASE
+#                       (KDIR; its Makefile points into the cache);
+#                       info: what was fetched and where it is
+#   SERIES -> RELEASE   the release a series resolved to
+#   debs/  apt/         the packages, the private apt state
+# Trixie's kernels are built with gcc-14 and their kbuild helpers need
+# Debian 13's libc: they build in a Debian 13 chroot made by mmdebstrap
+# (--variant=apt) in $SRPT_KERNELS_CHROOT (/var/cache/ib_srpt/chroot/trixie)
+# with the compiler, pahole, kmod and the kbuild packages' own dependencies
+# installed and the headers unpacked at their real paths; proc is mounted
+# for objtool during a build only.
+#
+# A series fetched once stays as it is: a second run is a no-op, with no
+# network access.  SRPT_KERNELS_REFRESH=1 looks for a newer kernel of each
+# series named.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${SRPT_KERNELS_CACHE:-/var/cache/ib_srpt/kernels}
+chroot_dir=${SRPT_KERNELS_CHROOT:-/var/cache/ib_srpt/chroot/trixie}
+mirror=${SRPT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+security=${SRPT_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+all_series="bpo-6.12 trixie-6.12 trixie-bpo"
+
+die() { echo "kernels.sh: $*" >&2; exit 1; }
+say() { echo "kernels.sh: $*" >&2; }
+
+# series_info SERIES: sets suites (the archive suites searched), vpat (the
+# versions of linux-image-amd64 accepted, a shell pattern) and in_chroot.
+series_info() {
+	case $1 in
+	bpo-6.12) suites="bookworm-backports"; vpat="6.12.*"; in_chroot=0 ;;
+	trixie-6.12) suites="trixie trixie-security"; vpat="6.12.*"; in_chroot=1 ;;
+	trixie-bpo) suites="trixie-backports"; vpat="[7-9].*"; in_chroot=1 ;;
+	*) die "unknown series '$1' (host $all_series)" ;;
+	esac
+}
+
+# The private apt state: every suite of every series in one sources.list.
+aptdir=$cache/apt
+apt_opts() {
+	echo "-q -o Dir::State=$aptdir/state -o Dir::Cache=$aptdir/cache" \
+		"-o Dir::Etc::SourceList=$aptdir/sources.list" \
+		"-o Dir::Etc::SourceParts=$aptdir/sources.list.d" \
+		"-o Dir::Etc::Preferences=$aptdir/preferences" \
+		"-o Dir::Etc::PreferencesParts=$aptdir/preferences.d" \
+		"-o APT::Architecture=amd64 -o APT::Architectures=amd64" \
+		"-o APT::Sandbox::User=root"
+}
+# shellcheck disable=SC2046 # apt_opts is a list of words
+apt_cache() { apt-cache $(apt_opts) "$@"; }
+# shellcheck disable=SC2046
+apt_get() { apt-get $(apt_opts) "$@"; }
+
+apt_updated=0
+apt_update() {
+	[ $apt_updated = 0 ] || return 0
+	mkdir -p "$aptdir/state/lists/partial" "$aptdir/cache/archives/partial" \
+		"$aptdir/sources.list.d" "$aptdir/preferences.d"
+	{
+		for s in bookworm-backports trixie trixie-backports; do
+			echo "deb [signed-by=$keyring] $mirror $s main"
+		done
+		echo "deb [signed-by=$keyring] $security trixie-security main"
+	} >"$aptdir/sources.list"
+	: >"$aptdir/preferences"
+	say "apt-get update (private state in $aptdir)"
+	apt_get update >/dev/null || die "apt-get update failed"
+	apt_updated=1
+}
+
+# newest_version SUITES PATTERN: the newest linux-image-amd64 of SUITES.
+newest_version() {
+	apt_cache madison linux-image-amd64 | while IFS='|' read -r _ v src; do
+		v=$(echo "$v" | tr -d ' ')
+		# shellcheck disable=SC2254 # the pattern is meant to match
+		case $v in $2) ;; *) continue ;; esac
+		for s in $1; do
+			case $src in *" $s/main "*) echo "$v" ;; esac
+		done
+	done | sort -V | tail -n 1
+}
+
+# depends PKG VERSION: the first alternative of each Depends, names only.
+depends() {
+	apt_cache show "$1=$2" | sed -n 's/^Depends: //p' | head -n 1 |
+		tr ',' '\n' | sed 's/|.*//;s/(.*//;s/:any//;s/ //g' | grep . || true
+}
+
+# closure VERSION ABI PKG...: PKG and every package of the same kernel build
+# (its name holds ABI) they depend on.
+closure() {
+	_v=$1 _abi=$2
+	shift 2
+	_set=" $* "
+	_todo="$*"
+	while [ -n "$_todo" ]; do
+		_next=
+		for _p in $_todo; do
+			for _d in $(depends "$_p" "$_v"); do
+				case $_d in *"$_abi"*) ;; *) continue ;; esac
+				case $_d in *-unsigned) continue ;; esac
+				case $_set in *" $_d "*) continue ;; esac
+				_set="$_set$_d "
+				_next="$_next $_d"
+			done
+		done
+		_todo=$_next
+	done
+	echo "$_set"
+}
+
+# external_depends VERSION ABI PKG...: what the headers and kbuild packages
+# among PKG need from the distribution (compiler, libraries, pahole), for
+# the chroot; not the image's initramfs generator.
+external_depends() {
+	_v=$1 _abi=$2
+	shift 2
+	for _p; do
+		case $_p in linux-headers-*|linux-kbuild-*|linux-base-*) ;; *) continue ;; esac
+		depends "$_p" "$_v"
+	done | grep -v -e "$_abi" -e '^linux-' | sort -u
+}
+
+deb_file() {
+	# apt-get download encodes the ':' of an epoch as %3a
+	find "$cache/debs" -name "${1}_$(echo "$2" | sed 's/:/%3a/')_*.deb" | head -n 1
+}
+
+# load SERIES: release, version, packages, external, vmlinuz, modules, kdir,
+# chroot and cc from the info file fetch wrote.
+load() {
+	_i=$cache/$1/info
+	[ -f "$_i" ] || die "$1 is not fetched"
+	release=$(sed -n 's/^release=//p' "$_i")
+	version=$(sed -n 's/^version=//p' "$_i")
+	packages=$(sed -n 's/^packages=//p' "$_i")
+	external=$(sed -n 's/^external=//p' "$_i")
+	vmlinuz=$(sed -n 's/^vmlinuz=//p' "$_i")
+	modules=$(sed -n 's/^modules=//p' "$_i")
+	kdir=$(sed -n 's/^kdir=//p' "$_i")
+	chroot=$(sed -n 's/^chroot=//p' "$_i")
+	cc=$(sed -n 's/^cc=//p' "$_i")
+}
+
+download() {
+	mkdir -p "$cache/debs"
+	for _p in $2; do
+		[ -z "$(deb_file "$_p" "$1")" ] || continue
+		say "downloading $_p $1"
+		(cd "$cache/debs" && apt_get download "$_p=$1" >/dev/null) ||
+			die "apt-get download $_p=$1 failed"
+	done
+}
+
+# The Debian 13 build chroot (created once), with chroot_base and PKG...
+# installed.  perl: 6.12's W=1 runs scripts/kernel-doc on external modules;
+# sparse: C=1.
+chroot_base="make binutils kmod xz-utils dwarves perl sparse"
+chroot_ensure() {
+	if [ ! -f "$chroot_dir/.complete" ]; then
+		command -v mmdebstrap >/dev/null ||
+			die "mmdebstrap missing (apt-get install mmdebstrap)"
+		say "mmdebstrap trixie into $chroot_dir"
+		rm -rf "$chroot_dir"
+		mkdir -p "$(dirname "$chroot_dir")"
+		mmdebstrap --variant=apt --keyring="$keyring" \
+			--include="$(echo "$chroot_base" | tr ' ' ,)" \
+			trixie "$chroot_dir" \
+			"deb $mirror trixie main" \
+			"deb $mirror trixie-backports main" \
+			"deb $security trixie-security main" >&2 ||
+			die "mmdebstrap failed"
+		touch "$chroot_dir/.complete"
+	fi
+	_missing=
+	for _p in $chroot_base "$@"; do
+		# shellcheck disable=SC2016 # a dpkg-query format
+		chroot "$chroot_dir" dpkg-query -W -f='${Status}\n' "$_p" 2>/dev/null |
+			grep -q 'install ok installed' || _missing="$_missing $_p"
+	done
+	[ -n "$_missing" ] || return 0
+	say "installing into the chroot:$_missing"
+	# shellcheck disable=SC2086 # a list of package names
+	chroot "$chroot_dir" sh -c "apt-get -q update >/dev/null &&
+		DEBIAN_FRONTEND=noninteractive apt-get -q -y install --no-install-recommends $_missing" >&2 ||
+		die "apt-get install in the chroot failed"
+}
+
+# fetch SERIES: resolve, download, unpack, depmod; a no-op once done.
+fetch() {
+	series_info "$1"
+	if [ -L "$cache/$1" ] && [ -f "$cache/$(readlink "$cache/$1")/.complete" ] &&
+		[ "${SRPT_KERNELS_REFRESH:-0}" = 0 ]; then
+		return 0
+	fi
+	apt_update
+	ver=$(newest_version "$suites" "$vpat")
+	[ -n "$ver" ] || die "$1: no linux-image-amd64 $vpat in $suites"
+	img=$(depends linux-image-amd64 "$ver" | grep '^linux-image-' | head -n 1)
+	rel=${img#linux-image-}
+	abi=${rel%-amd64}
+	dir=$cache/$rel
+	if [ ! -f "$dir/.complete" ]; then
+		pkgs=$(closure "$ver" "$abi" "linux-image-$rel" "linux-headers-$rel")
+		download "$ver" "$pkgs"
+		say "unpacking $rel into $dir"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		for p in $pkgs; do
+			dpkg-deb -x "$(deb_file "$p" "$ver")" "$dir"
+		done
+		# Merged /usr: depmod -b looks for BASE/lib/modules.
+		[ -e "$dir/lib" ] || ln -s usr/lib "$dir/lib"
+		kdir=$dir/usr/src/linux-headers-$rel
+		# The headers include the common part by its absolute path.
+		sed -i "s,^include /usr/src/,include $dir/usr/src/," "$kdir/Makefile"
+		depmod -b "$dir" "$rel" || die "depmod -b $dir $rel failed"
+		vmlinuz=
+		for f in "$dir/boot/vmlinuz-$rel" "$dir/usr/lib/modules/$rel/vmlinuz"; do
+			[ ! -f "$f" ] || vmlinuz=$f
+		done
+		[ -n "$vmlinuz" ] || die "$rel: no vmlinuz in the packages"
+		cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"/\1/p' "$kdir/.config")
+		{
+			echo "series=$1"
+			echo "version=$ver"
+			echo "release=$rel"
+			echo "packages=$(echo "$pkgs" | xargs)"
+			# shellcheck disable=SC2086
+			echo "external=$(external_depends "$ver" "$abi" $pkgs | tr '\n' ' ' | sed 's/ $//')"
+			echo "vmlinuz=$vmlinuz"
+			echo "modules=$dir/lib/modules/$rel"
+			echo "kdir=$kdir"
+			echo "chroot=$in_chroot"
+			echo "cc=$cc"
+		} >"$dir/info"
+		touch "$dir/.complete"
+	fi
+	ln -sfn "$rel" "$cache/$1"
+}
+
+# chroot_headers SERIES: the chroot with the series' headers in place.
+chroot_headers() {
+	load "$1"
+	# shellcheck disable=SC2086 # a list of package names
+	chroot_ensure $external
+	[ ! -f "$chroot_dir/usr/src/linux-headers-$release/.config" ] || return 0
+	say "unpacking the headers of $release into the chroot"
+	for p in $packages; do
+		case $p in linux-headers-*|linux-kbuild-*|linux-base-*) ;; *) continue ;; esac
+		dpkg-deb -x "$(deb_file "$p" "$version")" "$chroot_dir"
+	done
+}
+
+# As the Makefile picks it: the newest kernel with headers installed.
+host_release() {
+	find /lib/modules -mindepth 2 -maxdepth 2 -name build 2>/dev/null |
+		sed 's,/lib/modules/,,;s,/build,,' | sort -V | tail -n 1
+}
+
+list() {
+	echo "# kernels in $cache"
+	host=$(host_release)
+	echo "host: ${host:-none}${host:+ (KDIR=/lib/modules/$host/build, built on the host)}"
+	for s in $all_series; do
+		if [ ! -f "$cache/$s/.complete" ]; then
+			echo "$s: not fetched"
+			continue
+		fi
+		load "$s"
+		echo "$s: $release ($version, $cc)"
+		echo "    KDIR=$kdir"
+		echo "    SRPT_VM_KERNEL=$vmlinuz"
+		echo "    SRPT_VM_MODULES=$modules ($(find "$modules" -name '*.ko*' | wc -l) modules)"
+		[ "$chroot" = 0 ] || echo "    built in $chroot_dir$(
+			[ -f "$chroot_dir/usr/src/linux-headers-$release/.config" ] || echo " (headers not yet there)")"
+	done
+	echo "sizes:"
+	du -sh "$cache" "$chroot_dir" 2>/dev/null | sed 's/^/    /'
+}
+
+# build SERIES [MAKEARG...]: both modules from a copy of this tree, in
+# build/kernels/RELEASE/ (the copy, the .ko files and build.log).
+build() {
+	s=$1
+	shift
+	[ $# -gt 0 ] || set -- W=1
+	prefix=
+	if [ "$s" = host ]; then
+		rel=$(host_release)
+		[ -n "$rel" ] || die "no kernel headers on the host"
+		kdir=/lib/modules/$rel/build
+		out=$top/build/kernels/$rel
+		src=$out/src
+	else
+		fetch "$s"
+		load "$s"
+		rel=$release
+		out=$top/build/kernels/$rel
+		src=$out/src
+	fi
+	rm -rf "$out"
+	mkdir -p "$out/src/tools"
+	# What DKMS gets (MODULE_SRC), plus the IB CM test initiator.
+	# shellcheck disable=SC2046 # a list of file names
+	# shellcheck disable=SC2016 # a make rule
+	srcs=$(printf 'kernels-src:\n\t@echo $(MODULE_SRC)\n' |
+		make -s --no-print-directory -C "$top" -f Makefile -f - kernels-src)
+	# shellcheck disable=SC2086 # a list of file names
+	(cd "$top" && cp $srcs "$out/src/") || die "copying the sources failed"
+	cp -r "$top/tools/ibcm-initiator" "$out/src/tools/"
+	if [ "$s" != host ] && [ "$chroot" = 1 ]; then
+		chroot_headers "$s"
+		src=/build/$rel
+		kdir=/usr/src/linux-headers-$rel
+		prefix="chroot $chroot_dir"
+		rm -rf "${chroot_dir:?}$src"
+		mkdir -p "$chroot_dir/build"
+		cp -r "$out/src" "$chroot_dir$src"
+		if ! mountpoint -q "$chroot_dir/proc"; then
+			mount -t proc proc "$chroot_dir/proc"
+			trap 'umount "$chroot_dir/proc"' EXIT INT TERM
+		fi
+	fi
+	say "building for $rel: make $* modules (ib_srpt, then tools/ibcm-initiator)"
+	rc=0
+	ini=tools/ibcm-initiator
+	# shellcheck disable=SC2086 # prefix is empty or "chroot DIR"
+	{
+		$prefix make -C "$src" KVER="$rel" KDIR="$kdir" "$@" modules || rc=1
+		$prefix make -C "$kdir" M="$src/$ini" "$@" modules || rc=1
+	} >"$out/build.log" 2>&1
+	root=
+	[ -z "$prefix" ] || root=$chroot_dir
+	cp "$root$src/ib_srpt.ko" "$root$src/$ini/srp_ibcm_ini.ko" "$out/" 2>/dev/null || rc=1
+	n=$(grep -c -E 'warning:|error:|WARNING:' "$out/build.log" || true)
+	echo "$rel: $([ $rc = 0 ] && echo built || echo FAILED), $n warning/error lines (log: $out/build.log)"
+	grep -E 'warning:|error:|WARNING:' "$out/build.log" || true
+	return $rc
+}
+
+cmd=${1:-fetch}
+case $cmd in
+fetch) shift $(($# > 0 ? 1 : 0)) ;;
+list|kdir|env|build|source) shift ;;
+*) cmd=fetch ;;
+esac
+[ "$(id -u)" = 0 ] || [ "$cmd" = list ] || die "run as root (dpkg-deb, depmod, chroot)"
+
+case $cmd in
+fetch)
+	# shellcheck disable=SC2086 # a list of series
+	[ $# -gt 0 ] || set -- $all_series
+	for s; do fetch "$s"; done
+	for s; do
+		series_info "$s"
+		[ "$in_chroot" = 0 ] || chroot_headers "$s"
+	done
+	list
+	;;
+list) list ;;
+kdir)
+	fetch "$1"
+	sed -n 's/^kdir=//p' "$cache/$1/info"
+	;;
+env)
+	fetch "$1"
+	load "$1"
+	echo "KVER=$release"
+	echo "KDIR=$kdir"
+	echo "SRPT_VM_KERNEL=$vmlinuz"
+	echo "SRPT_VM_MODULES=$modules"
+	[ "$chroot" = 0 ] || echo "SRPT_KERNEL_CHROOT=$chroot_dir"
+	;;
+build) build "$@" ;;
+source)
+	fetch "$1"
+	load "$1"
+	src=linux-source-$(echo "$release" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+	if [ ! -f "$cache/$release/usr/src/$src.tar.xz" ]; then
+		apt_update
+		download "$version" "$src"
+		dpkg-deb --fsys-tarfile "$(deb_file "$src" "$version")" |
+			tar -x -C "$cache/$release" "./usr/src/$src.tar.xz"
+	fi
+	echo "$cache/$release/usr/src/$src.tar.xz"
+	;;
+esac
