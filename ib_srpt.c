@@ -15,6 +15,8 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
+#include <linux/fault-inject.h>
 #include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -35,6 +37,7 @@
 #include <target/target_core_fabric.h>
 
 #include "ib_srpt.h"
+#include "srpt_compat.h"
 #include "srpt_mad.h"
 
 MODULE_AUTHOR("The ib_srpt authors");
@@ -211,6 +214,118 @@ module_param_cb(rdma_cm_port, &srpt_cm_port_ops, &srpt_rdma_cm_port_param,
 		0444);
 MODULE_PARM_DESC(rdma_cm_port,
 		 "RDMA/CM port to listen on from load time (0..65535, default 0: none until discovery_auth/rdma_cm_port is written; a value that is no port, or a port that cannot be bound, is logged and ignored).");
+
+/* ---- Fault injection ---------------------------------------------------- */
+
+/*
+ * On kernels built with CONFIG_FAULT_INJECTION_DEBUG_FS the calls below can
+ * be made to fail on purpose, so that the error path behind each runs in a
+ * test: /sys/kernel/debug/ib_srpt/fail/ is a standard fault_attr
+ * (probability, interval, times, space, verbose; see
+ * Documentation/fault-injection/fault-injection.rst), and
+ * /sys/kernel/debug/ib_srpt/fail_sites selects the sites it applies to (a
+ * bit mask of enum srpt_fault_site; "sites" lists them with the number of
+ * calls each has seen).  space=N-1 with times=1 and probability=100 fails
+ * the Nth call of the armed sites.  Elsewhere srpt_fail() is false at
+ * compile time.
+ */
+
+/**
+ * enum srpt_fault_site - calls whose failure can be injected
+ * @SRPT_FAULT_IMM_COPY: the aligned copy of immediate data that arrived
+ *	through an SRQ at an offset its buffers were not placed for.
+ * @SRPT_FAULT_DATA_BUF: the local buffer of one remote data buffer.
+ * @SRPT_FAULT_RW_CTX: the RDMA R/W context of one remote data buffer.
+ * @SRPT_FAULT_TABLE: the buffer of an external descriptor table.
+ * @SRPT_FAULT_NR: number of sites.
+ */
+enum srpt_fault_site {
+	SRPT_FAULT_IMM_COPY,
+	SRPT_FAULT_DATA_BUF,
+	SRPT_FAULT_RW_CTX,
+	SRPT_FAULT_TABLE,
+	SRPT_FAULT_NR,
+};
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+static const char * const srpt_fault_names[SRPT_FAULT_NR] = {
+	[SRPT_FAULT_IMM_COPY]	= "imm_copy",
+	[SRPT_FAULT_DATA_BUF]	= "data_buf",
+	[SRPT_FAULT_RW_CTX]	= "rw_ctx",
+	[SRPT_FAULT_TABLE]	= "table",
+};
+
+static DECLARE_FAULT_ATTR(srpt_fault_attr);
+static u64 srpt_fault_sites;	/* armed sites, bit per enum srpt_fault_site */
+static atomic64_t srpt_fault_calls[SRPT_FAULT_NR];
+static struct dentry *srpt_debugfs_dir;
+
+/**
+ * srpt_fail() - whether to fail a call on purpose
+ * @site: the call.
+ *
+ * Return: true when @site is armed and the fault_attr says this call fails.
+ */
+static bool srpt_fail(enum srpt_fault_site site)
+{
+	atomic64_inc(&srpt_fault_calls[site]);
+	if (!(READ_ONCE(srpt_fault_sites) & BIT_ULL(site)))
+		return false;
+	if (!should_fail(&srpt_fault_attr, 1))
+		return false;
+	pr_info("fault injected at %s\n", srpt_fault_names[site]);
+	return true;
+}
+
+static int srpt_fault_sites_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < SRPT_FAULT_NR; i++)
+		seq_printf(m, "%d %s %lld\n", i, srpt_fault_names[i],
+			   (long long)atomic64_read(&srpt_fault_calls[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(srpt_fault_sites);
+
+/**
+ * srpt_debugfs_init() - /sys/kernel/debug/ib_srpt/ and its fault injection
+ *
+ * Failure is not fatal: the driver works without it.
+ */
+static void srpt_debugfs_init(void)
+{
+	struct dentry *fail;
+
+	srpt_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	fail = fault_create_debugfs_attr("fail", srpt_debugfs_dir,
+					 &srpt_fault_attr);
+	if (IS_ERR(fail))
+		pr_warn("fault injection not available (%ld)\n", PTR_ERR(fail));
+	debugfs_create_x64("fail_sites", 0600, srpt_debugfs_dir,
+			   &srpt_fault_sites);
+	debugfs_create_file("sites", 0400, srpt_debugfs_dir, NULL,
+			    &srpt_fault_sites_fops);
+}
+
+static void srpt_debugfs_exit(void)
+{
+	debugfs_remove_recursive(srpt_debugfs_dir);
+}
+#else
+static inline bool srpt_fail(enum srpt_fault_site site)
+{
+	return false;
+}
+
+static inline void srpt_debugfs_init(void)
+{
+}
+
+static inline void srpt_debugfs_exit(void)
+{
+}
+#endif
 
 /* ======================================================================== */
 /* 2. RDMA devices and ports                                                */
@@ -534,6 +649,42 @@ static void srpt_device_put(struct srpt_device *sdev)
 	kref_put(&sdev->refs, srpt_device_release);
 }
 
+/**
+ * srpt_login_port_get() - the port a connection request arrived on
+ * @device: RDMA device of the request.
+ * @port_num: its port number.
+ *
+ * The connection managers call their handlers without any reference on
+ * our device: the RDMA/CM keeps its listener until after our remove
+ * callback, so a request can arrive while srpt_remove_one() is freeing the
+ * device.  The port is therefore found and a device reference taken under
+ * srpt_dev_mutex, unless the device is going away; the login path works on
+ * it with that reference and drops it with srpt_device_put().
+ *
+ * Return: the port with a reference on its device, or NULL when the device
+ * is not (or no longer) ours.
+ */
+static struct srpt_port *srpt_login_port_get(struct ib_device *device,
+					     u32 port_num)
+{
+	struct srpt_port *sport = NULL;
+	struct srpt_device *sdev;
+
+	mutex_lock(&srpt_dev_mutex);
+	list_for_each_entry(sdev, &srpt_dev_list, entry) {
+		if (sdev->device != device)
+			continue;
+		if (!sdev->removing && port_num >= 1 &&
+		    port_num <= sdev->port_cnt) {
+			sport = &sdev->ports[port_num - 1];
+			kref_get(&sdev->refs);
+		}
+		break;
+	}
+	mutex_unlock(&srpt_dev_mutex);
+	return sport;
+}
+
 /* ======================================================================== */
 /* 3. Channels: lifetimes, receive buffers                                  */
 /* ======================================================================== */
@@ -590,7 +741,8 @@ static atomic_t srpt_ch_next_id = ATOMIC_INIT(0); /* ids of new channels */
 /*
  * srpt_wq runs the command path's work: requests that waited for a command
  * context.  I/O progress depends on it, so it has a rescuer thread
- * (WQ_MEM_RECLAIM).
+ * (WQ_MEM_RECLAIM).  Per-CPU, which 7.x wants said (SRPT_WQ_PERCPU in
+ * srpt_compat.h).
  *
  * srpt_release_wq runs the channel release works.  No rescuer: a release
  * sleeps for tens of milliseconds (LIO's session drain waits for an RCU
@@ -771,8 +923,10 @@ static void srpt_free_rw(struct srpt_cmd *cmd)
 
 		if (!rw->sg)
 			continue;
-		rdma_rw_ctx_destroy(&rw->rw, ch->qp, ch->sport->port_num,
-				    rw->sg, rw->nents, dir);
+		if (rw->map_nents)
+			rdma_rw_ctx_destroy(&rw->rw, ch->qp,
+					    ch->sport->port_num, rw->sg,
+					    rw->map_nents, dir);
 		target_free_sgl(rw->sg, rw->nents);
 	}
 	if (cmd->rw != &cmd->rw_one)
@@ -809,6 +963,7 @@ static void srpt_put_cmd(struct srpt_cmd *cmd)
 {
 	struct srpt_rdma_ch *ch = cmd->ch;
 	unsigned long flags;
+	bool last;
 
 	srpt_free_rw(cmd);
 	srpt_cmd_release_recv(cmd);
@@ -816,10 +971,14 @@ static void srpt_put_cmd(struct srpt_cmd *cmd)
 	spin_lock_irqsave(&ch->lock, flags);
 	WRITE_ONCE(cmd->state, SRPT_CMD_FREE);
 	list_add_tail(&cmd->sq_entry, &ch->free_cmds);
-	atomic_dec(&ch->cmds_in_use);
+	last = atomic_dec_and_test(&ch->cmds_in_use) &&
+	       ch->state >= SRPT_CH_DRAINING;
 	if (!list_empty(&ch->recv_wait) && ch->state < SRPT_CH_DRAINING)
 		queue_work(srpt_wq, &ch->wait_work);
 	spin_unlock_irqrestore(&ch->lock, flags);
+	/* The release work waits for the last one (srpt_ch_wait_cmds()). */
+	if (last)
+		wake_up_var(&ch->cmds_in_use);
 }
 
 /**
@@ -872,7 +1031,7 @@ static int srpt_sq_issue(struct srpt_cmd *cmd, enum srpt_sq_op op)
 		break;
 	case SRPT_SQ_DATA_OUT:
 		for (i = cmd->nrw; i-- > 0; ) {
-			if (!cmd->rw[i].sg)
+			if (!cmd->rw[i].map_nents)
 				continue;
 			first = rdma_rw_ctx_wrs(&cmd->rw[i].rw, ch->qp, port,
 						first ? NULL : &cmd->rdma_cqe,
@@ -894,7 +1053,7 @@ static int srpt_sq_issue(struct srpt_cmd *cmd, enum srpt_sq_op op)
 		first = &send_wr;
 		if (cmd->rsp_with_data) {
 			for (i = cmd->nrw; i-- > 0; ) {
-				if (!cmd->rw[i].sg)
+				if (!cmd->rw[i].map_nents)
 					continue;
 				first = rdma_rw_ctx_wrs(&cmd->rw[i].rw, ch->qp,
 							port, NULL, first);
@@ -1139,13 +1298,15 @@ static int srpt_alloc_rw(struct srpt_cmd *cmd, struct scatterlist **sgl,
 				 &rw->desc);
 		if (!rw->desc.len)
 			continue;
-		ret = target_alloc_sgl(&rw->sg, &rw->nents, rw->desc.len,
+		ret = srpt_fail(SRPT_FAULT_DATA_BUF) ? -ENOMEM :
+		      target_alloc_sgl(&rw->sg, &rw->nents, rw->desc.len,
 				       false, i < n - 1);
 		if (ret) {
 			rw->sg = NULL;
 			goto fail;
 		}
-		ret = rdma_rw_ctx_init(&rw->rw, ch->qp, ch->sport->port_num,
+		ret = srpt_fail(SRPT_FAULT_RW_CTX) ? -EAGAIN :
+		      rdma_rw_ctx_init(&rw->rw, ch->qp, ch->sport->port_num,
 				       rw->sg, rw->nents, 0, rw->desc.va,
 				       rw->desc.key, dir);
 		if (ret < 0) {
@@ -1153,6 +1314,8 @@ static int srpt_alloc_rw(struct srpt_cmd *cmd, struct scatterlist **sgl,
 			rw->sg = NULL;
 			goto fail;
 		}
+		rw->map_nents = rw->nents;
+		rw->wrs = ret;
 		cmd->data_wrs += ret;
 		if (prev)
 			sg_chain(prev->sg, prev->nents + 1, rw->sg);
@@ -1192,21 +1355,94 @@ static int srpt_task_attr(u8 attr)
 }
 
 /**
+ * srpt_map_data() - local memory for a command's data, before LIO sees it
+ * @cmd: parsed SRP_CMD; cmd->ci.desc points at all its descriptors.
+ * @sgl: out: scatterlist of the data for LIO, or NULL for none.
+ * @sg_cnt: out: its entries.
+ *
+ * Immediate data is used in place, or copied when an SRQ buffer has it at
+ * an offset the buffer was not placed for; remote buffers get local pages
+ * and RDMA R/W contexts (srpt_alloc_rw()).  Everything is set up before
+ * the command is handed to LIO, so a failure here is answered without
+ * LIO ever holding a reference to it; srpt_put_cmd() frees what was
+ * allocated.
+ *
+ * Return: 0; -E2BIG when the transfer needs more send queue entries than
+ * the channel has; -ENOMEM or -EAGAIN (the QP's memory regions ran out)
+ * when resources are short.
+ */
+static int srpt_map_data(struct srpt_cmd *cmd, struct scatterlist **sgl,
+			 u32 *sg_cnt)
+{
+	struct srpt_cmd_info *ci = &cmd->ci;
+
+	*sgl = NULL;
+	*sg_cnt = 0;
+	if (ci->fmt == SRPT_DESC_IMM &&
+	    IS_ALIGNED((unsigned long)ci->imm, SRPT_IMM_ALIGN)) {
+		/* In place: the receive buffers are placed for this. */
+		sg_init_one(&cmd->imm_sg, ci->imm, ci->data_len);
+		*sgl = &cmd->imm_sg;
+		*sg_cnt = 1;
+		return 0;
+	}
+	if (ci->fmt == SRPT_DESC_IMM) {
+		/* An SRQ buffer and an offset it was not placed for. */
+		if (srpt_fail(SRPT_FAULT_IMM_COPY) ||
+		    target_alloc_sgl(&cmd->imm_copy, &cmd->imm_copy_nents,
+				     ci->data_len, false, false)) {
+			cmd->imm_copy = NULL;
+			cmd->imm_copy_nents = 0;
+			return -ENOMEM;
+		}
+		sg_copy_from_buffer(cmd->imm_copy, cmd->imm_copy_nents,
+				    ci->imm, ci->data_len);
+		*sgl = cmd->imm_copy;
+		*sg_cnt = cmd->imm_copy_nents;
+		return 0;
+	}
+	if (!ci->data_len)
+		return 0;
+	return srpt_alloc_rw(cmd, sgl, sg_cnt);
+}
+
+/**
  * srpt_submit_cmd() - hand a parsed SRP_CMD with its descriptors to LIO
  * @cmd: command; cmd->ci.desc points at all its descriptors.
+ *
+ * A command whose data cannot be set up is answered here, without LIO:
+ * CHECK CONDITION when it can never fit the channel's send queue, BUSY
+ * (the initiator retries) when resources are short for now.
  */
 static void srpt_submit_cmd(struct srpt_cmd *cmd)
 {
+	struct srpt_rdma_ch *ch = cmd->ch;
 	struct srpt_cmd_info *ci = &cmd->ci;
 	struct se_cmd *se_cmd = &cmd->se_cmd;
-	struct scatterlist *sgl = NULL;
-	u32 sg_cnt = 0;
+	struct scatterlist *sgl;
+	u32 sg_cnt;
 	int dir, ret;
+
+	ret = srpt_map_data(cmd, &sgl, &sg_cnt);
+	if (ret == -E2BIG) {
+		pr_warn_ratelimited("%s: tag 0x%llx: %u descriptors of %u bytes need more than the %u send queue entries of the channel\n",
+				    ch->name, cmd->tag, ci->ndesc,
+				    ci->data_len, ch->sq_size);
+		srpt_send_local_rsp(cmd, SAM_STAT_CHECK_CONDITION, 0x0e, 0x03);
+		return;
+	}
+	if (ret) {
+		pr_info_ratelimited("%s: tag 0x%llx: no resources for %u bytes in %u buffer(s) (%d); BUSY, the initiator retries\n",
+				    ch->name, cmd->tag, ci->data_len,
+				    ci->ndesc, ret);
+		srpt_send_local_rsp(cmd, SAM_STAT_BUSY, 0, 0);
+		return;
+	}
 
 	dir = ci->dir == SRPT_DIR_OUT ? DMA_TO_DEVICE :
 	      ci->dir == SRPT_DIR_IN ? DMA_FROM_DEVICE : DMA_NONE;
 	se_cmd->tag = cmd->tag;
-	ret = target_init_cmd(se_cmd, cmd->ch->sess, cmd->sense,
+	ret = target_init_cmd(se_cmd, ch->sess, cmd->sense,
 			      scsilun_to_int((struct scsi_lun *)ci->lun),
 			      ci->data_len, srpt_task_attr(ci->task_attr),
 			      dir, TARGET_SCF_ACK_KREF);
@@ -1215,41 +1451,12 @@ static void srpt_submit_cmd(struct srpt_cmd *cmd)
 		srpt_finish_rsp(cmd);
 		return;
 	}
+	/*
+	 * LIO holds two references now; from here on every answer goes
+	 * through LIO (which drops both), never around it.
+	 */
 	cmd->lio = true;
 	srpt_set_cmd_state(cmd, SRPT_CMD_EXEC);
-
-	if (ci->fmt == SRPT_DESC_IMM &&
-	    IS_ALIGNED((unsigned long)ci->imm, SRPT_IMM_ALIGN)) {
-		/* In place: the receive buffers are placed for this. */
-		sg_init_one(&cmd->imm_sg, ci->imm, ci->data_len);
-		sgl = &cmd->imm_sg;
-		sg_cnt = 1;
-	} else if (ci->fmt == SRPT_DESC_IMM) {
-		/* An SRQ buffer and an offset it was not placed for. */
-		if (target_alloc_sgl(&cmd->imm_copy, &cmd->imm_copy_nents,
-				     ci->data_len, false, false)) {
-			target_send_busy(se_cmd);
-			return;
-		}
-		sg_copy_from_buffer(cmd->imm_copy, cmd->imm_copy_nents,
-				    ci->imm, ci->data_len);
-		sgl = cmd->imm_copy;
-		sg_cnt = cmd->imm_copy_nents;
-	} else if (ci->data_len) {
-		ret = srpt_alloc_rw(cmd, &sgl, &sg_cnt);
-		if (ret == -E2BIG) {
-			pr_warn_ratelimited("%s: tag 0x%llx: %u descriptors of %u bytes need more than the %u send queue entries of the channel\n",
-					    cmd->ch->name, cmd->tag, ci->ndesc,
-					    ci->data_len, cmd->ch->sq_size);
-			transport_send_check_condition_and_sense
-				(se_cmd, TCM_INVALID_FIELD_IN_COMMAND_IU, 0);
-			return;
-		}
-		if (ret) {
-			target_send_busy(se_cmd);
-			return;
-		}
-	}
 	if (target_submit_prep(se_cmd, (unsigned char *)ci->cdb, sgl, sg_cnt,
 			       NULL, 0, NULL, 0, GFP_KERNEL))
 		return;	/* LIO has sent the failure response. */
@@ -1268,7 +1475,8 @@ static void srpt_fetch_table(struct srpt_cmd *cmd)
 	u32 len = cmd->ci.ext_table.len;
 	int ret;
 
-	cmd->table = kmalloc(len, GFP_KERNEL);
+	cmd->table = srpt_fail(SRPT_FAULT_TABLE) ? NULL :
+		     kmalloc(len, GFP_KERNEL);
 	if (!cmd->table) {
 		srpt_send_local_rsp(cmd, SAM_STAT_BUSY, 0, 0);
 		return;
@@ -1516,6 +1724,26 @@ static void srpt_recv_wait_work(struct work_struct *work)
 }
 
 /**
+ * srpt_ch_stop_recv() - stop a channel's QP from taking more receives
+ * @ch: channel just closed for credit abuse.
+ *
+ * Its initiator ignores its credits: until the QP leaves RTS every IU it
+ * sends takes a receive buffer (of the SRQ, which other channels share)
+ * and a CQ entry.  In the error state the QP takes none; the release work
+ * drains it as usual.
+ */
+static void srpt_ch_stop_recv(struct srpt_rdma_ch *ch)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	int ret;
+
+	ret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
+	if (ret)
+		pr_warn("%s: moving the QP to the error state failed (%d)\n",
+			ch->name, ret);
+}
+
+/**
  * srpt_handle_iu() - dispatch a received IU by its opcode
  * @ch: channel.
  * @r: receive buffer, r->byte_len bytes valid.
@@ -1539,7 +1767,8 @@ static void srpt_handle_iu(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 					    ch->name,
 					    ch->rq_size - SRPT_RSVD_RECVS);
 			srpt_recv_repost(ch, r);
-			srpt_ch_close(ch);
+			if (srpt_ch_close(ch))
+				srpt_ch_stop_recv(ch);
 			break;
 		}
 		r->credit = true;
@@ -1694,6 +1923,66 @@ static int srpt_write_pending(struct se_cmd *se_cmd)
 }
 
 /**
+ * srpt_trim_data_in() - RDMA WRITE only the DATA-IN that LIO produced
+ * @cmd: DATA-IN command whose buffers were mapped for the whole length the
+ *	descriptors describe.
+ * @len: bytes LIO produced (se_cmd->data_length, less than that length).
+ *
+ * The pages past @len were never written (target_alloc_sgl() does not
+ * zero them): sending them would hand kernel memory to the initiator, and
+ * overwrite its buffer past the data it was told about.  Every context
+ * past @len is remapped for the bytes it still carries, or dropped.
+ *
+ * Return: 0 or the error of rdma_rw_ctx_init(); on error the command has
+ * no live context left past @len.
+ */
+static int srpt_trim_data_in(struct srpt_cmd *cmd, u32 len)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	u32 port = ch->sport->port_num;
+	struct scatterlist *sg;
+	u32 i, j, left;
+	int ret;
+
+	for (i = 0; i < cmd->nrw; i++) {
+		struct srpt_rw *rw = &cmd->rw[i];
+
+		if (!rw->map_nents)
+			continue;
+		if (len >= rw->desc.len) {
+			len -= rw->desc.len;
+			continue;
+		}
+		rdma_rw_ctx_destroy(&rw->rw, ch->qp, port, rw->sg,
+				    rw->map_nents, DMA_TO_DEVICE);
+		rw->map_nents = 0;
+		cmd->data_wrs -= rw->wrs;
+		rw->wrs = 0;
+		if (!len)
+			continue;
+		/* The entries that hold @len bytes, the last one cut. */
+		left = len;
+		for_each_sg(rw->sg, sg, rw->nents, j) {
+			if (left <= sg->length) {
+				sg->length = left;
+				break;
+			}
+			left -= sg->length;
+		}
+		ret = rdma_rw_ctx_init(&rw->rw, ch->qp, port, rw->sg, j + 1, 0,
+				       rw->desc.va, rw->desc.key,
+				       DMA_TO_DEVICE);
+		if (ret < 0)
+			return ret;
+		rw->map_nents = j + 1;
+		rw->wrs = ret;
+		cmd->data_wrs += ret;
+		len = 0;
+	}
+	return 0;
+}
+
+/**
  * srpt_lio_rsp() - send LIO's status for a command
  * @cmd: command.
  * @with_data: whether to RDMA WRITE the DATA-IN first.
@@ -1719,6 +2008,17 @@ static void srpt_lio_rsp(struct srpt_cmd *cmd, bool with_data)
 	if (se_cmd->scsi_sense_length && se_cmd->sense_buffer) {
 		info.sense = se_cmd->sense_buffer;
 		info.sense_len = se_cmd->scsi_sense_length;
+	}
+	if (with_data && in && cmd->nrw &&
+	    se_cmd->data_length < cmd->data_len &&
+	    srpt_trim_data_in(cmd, se_cmd->data_length)) {
+		/* The data cannot go out as produced: none goes, retry. */
+		pr_warn_ratelimited("%s: tag 0x%llx: mapping %u bytes of DATA-IN failed; BUSY\n",
+				    cmd->ch->name, cmd->tag,
+				    se_cmd->data_length);
+		memset(&info, 0, sizeof(info));
+		info.status = SAM_STAT_BUSY;
+		with_data = false;
 	}
 	srpt_send_rsp(cmd, &info, with_data);
 }
@@ -1974,8 +2274,12 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
 
 	switch (event->event) {
 	case IB_EVENT_COMM_EST:
-		/* A request arrived before the CM saw the RTU. */
-		ch->cm_ops->comm_est(ch);
+		/*
+		 * A request arrived before the CM saw the RTU.  Not once the
+		 * release work drains: it destroys the CM id before the QP.
+		 */
+		if (READ_ONCE(ch->state) < SRPT_CH_DRAINING)
+			ch->cm_ops->comm_est(ch);
 		break;
 	case IB_EVENT_QP_LAST_WQE_REACHED:
 		break;
@@ -1990,8 +2294,9 @@ static void srpt_qp_event(struct ib_event *event, void *ptr)
  * srpt_ch_create_qp() - create the channel's completion queue and queue pair
  * @ch: channel with its CM id and ring sizes set.
  *
- * One CQ serves both work queues.  Channels take the device's completion
- * vectors in turn.  The send queue starts at ch->sq_size (the TPG's
+ * One CQ serves both work queues, with room for every completion that can
+ * be outstanding (on an SRQ channel, one per SRQ buffer).  Channels take the
+ * device's completion vectors in turn.  The send queue starts at ch->sq_size (the TPG's
  * srp_sq_size) and is halved down to SRPT_MIN_SQ_SIZE while the device
  * refuses it.  Both queues get one entry more than the driver ever uses,
  * for ib_drain_qp().  What the send queue really got (the RDMA R/W API
@@ -2018,13 +2323,20 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
 	struct ib_device *dev = sdev->device;
 	struct ib_qp_init_attr attr;
 	u32 sq_size = ch->sq_size;
+	/*
+	 * Receive completions the CQ must hold: as many as receives can be
+	 * posted for this QP.  With an SRQ that is every buffer of the SRQ,
+	 * not the channel's credits: an initiator that ignores its credits
+	 * can have them all land here before the channel is closed for it.
+	 */
+	u32 rcqe = ch->srq ? ch->srq->size : ch->rq_size;
 	int vector, ret;
 
 	vector = (u32)atomic_inc_return(&sdev->next_comp_vector) %
 		 max(dev->num_comp_vectors, 1);
 	for (;;) {
-		ch->cq = ib_alloc_cq(dev, ch, ch->rq_size + sq_size + 2,
-				     vector, IB_POLL_WORKQUEUE);
+		ch->cq = ib_alloc_cq(dev, ch, rcqe + sq_size + 2, vector,
+				     IB_POLL_WORKQUEUE);
 		if (IS_ERR(ch->cq)) {
 			ret = PTR_ERR(ch->cq);
 			ch->cq = NULL;
@@ -2075,7 +2387,7 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
 
 /**
  * srpt_ch_destroy_qp() - destroy what srpt_ch_create_qp() created
- * @ch: channel.
+ * @ch: channel whose CM id still exists (or whose QP is gone already).
  */
 static void srpt_ch_destroy_qp(struct srpt_rdma_ch *ch)
 {
@@ -2108,7 +2420,7 @@ static void srpt_srq_free(struct srpt_device *sdev)
 
 /**
  * srpt_srq_get() - the device's SRQ, created on first use
- * @sdev: device; the caller holds srpt_dev_mutex.
+ * @sdev: device; the caller holds its srq_mutex.
  *
  * srpt_srq_size buffers of srp_max_req_size bytes, placed so that
  * immediate data at SRPT_SRQ_IMM_OFFSET starts SRPT_IMM_ALIGN-aligned.
@@ -2125,14 +2437,19 @@ static struct srpt_srq *srpt_srq_get(struct srpt_device *sdev)
 	u32 i;
 	int ret;
 
-	lockdep_assert_held(&srpt_dev_mutex);
+	lockdep_assert_held(&sdev->srq_mutex);
 	if (sdev->srq)
 		return sdev->srq;
 	srq = kzalloc(sizeof(*srq), GFP_KERNEL);
 	if (!srq)
 		return ERR_PTR(-ENOMEM);
 	sdev->srq = srq;
-	srq->size = min_t(u32, srpt_srq_size, dev->attrs.max_srq_wr);
+	/*
+	 * The CQ of every channel on the SRQ holds a completion per SRQ
+	 * buffer (srpt_ch_create_qp()) and its send queue's besides.
+	 */
+	srq->size = min3((u32)srpt_srq_size, (u32)dev->attrs.max_srq_wr,
+			 (u32)dev->attrs.max_cqe - SRPT_MIN_SQ_SIZE - 2);
 	srq->buf_len = srp_max_req_size;
 	srq->lkey = sdev->pd->local_dma_lkey;
 	srq->recvs = kvcalloc(srq->size, sizeof(*srq->recvs), GFP_KERNEL);
@@ -2211,6 +2528,70 @@ static bool srpt_ch_close(struct srpt_rdma_ch *ch)
 }
 
 /**
+ * srpt_cmd_state_name() - name of a command state, for log lines
+ * @state: enum srpt_cmd_state.
+ */
+static const char *srpt_cmd_state_name(enum srpt_cmd_state state)
+{
+	switch (state) {
+	case SRPT_CMD_FREE:
+		return "free";
+	case SRPT_CMD_NEW:
+		return "new";
+	case SRPT_CMD_EXEC:
+		return "with LIO";
+	case SRPT_CMD_DATA_OUT:
+		return "with LIO, DATA-OUT requested";
+	case SRPT_CMD_RSP:
+		return "responding";
+	case SRPT_CMD_DONE:
+		return "done, waiting for LIO's release";
+	default:
+		return "?";
+	}
+}
+
+/**
+ * srpt_ch_log_stuck_cmds() - name the commands a release is waiting for
+ * @ch: channel being released.
+ */
+static void srpt_ch_log_stuck_cmds(struct srpt_rdma_ch *ch)
+{
+	u32 i, shown = 0;
+
+	pr_warn("%s: release waiting for %d command context(s):\n", ch->name,
+		atomic_read(&ch->cmds_in_use));
+	for (i = 0; i < ch->rq_size && shown < 16; i++) {
+		struct srpt_cmd *cmd = &ch->cmds[i];
+		enum srpt_cmd_state state = READ_ONCE(cmd->state);
+
+		if (state == SRPT_CMD_FREE)
+			continue;
+		pr_warn("%s: tag 0x%llx: %s%s\n", ch->name, cmd->tag,
+			srpt_cmd_state_name(state),
+			cmd->lio ? "" : " (never handed to LIO)");
+		shown++;
+	}
+}
+
+/**
+ * srpt_ch_wait_cmds() - wait until every command context came back
+ * @ch: channel in SRPT_CH_DRAINING with its QP drained: what is still in
+ *	use is held by LIO, and LIO finishes it without the fabric.
+ *
+ * A context that never comes back is a bug (a reference LIO never drops):
+ * the channel cannot be freed under it, so this waits, naming the stuck
+ * tags every 30 seconds, rather than freeing memory LIO may still touch.
+ */
+static void srpt_ch_wait_cmds(struct srpt_rdma_ch *ch)
+{
+	while (!wait_var_event_timeout(&ch->cmds_in_use,
+				       !atomic_read(&ch->cmds_in_use),
+				       30 * HZ))
+		srpt_ch_log_stuck_cmds(ch);
+}
+
+/**
  * srpt_ch_end_session() - end a channel's LIO session
  * @ch: channel; nothing reaches LIO through it any more (its QP is
  *	drained, or no request was ever received).
@@ -2226,10 +2607,8 @@ static void srpt_ch_end_session(struct srpt_rdma_ch *ch)
 	if (!sess)
 		return;
 	target_stop_session(sess);
+	srpt_ch_wait_cmds(ch);
 	target_wait_for_sess_cmds(sess);
-	if (atomic_read(&ch->cmds_in_use))
-		pr_warn("%s: %d command contexts still in use after the drain\n",
-			ch->name, atomic_read(&ch->cmds_in_use));
 	mutex_lock(&srpt_ch_mutex);
 	ch->sess = NULL;
 	mutex_unlock(&srpt_ch_mutex);
@@ -2240,7 +2619,8 @@ static void srpt_ch_end_session(struct srpt_rdma_ch *ch)
  * srpt_ch_free() - free a channel whose session is gone
  * @ch: channel; nothing is posted on its QP any more.
  * @own_id: whether its CM id is ours to destroy (not when the login failed:
- *	the CM destroys the id of a rejected request itself).
+ *	the CM destroys the id of a rejected request itself, and the QP
+ *	goes through the transport's destroy_qp so that the id forgets it).
  *
  * The channel leaves srpt_ch_list only after its QP, CQ, CM id and rings
  * are gone, and its device reference is the last thing it drops.
@@ -2249,9 +2629,19 @@ static void srpt_ch_free(struct srpt_rdma_ch *ch, bool own_id)
 {
 	struct srpt_device *sdev = ch->sport->sdev;
 
-	srpt_ch_destroy_qp(ch);
-	if (own_id)
+	if (own_id) {
+		/*
+		 * The CM id first: once it is destroyed no CM callback runs
+		 * for this channel, so none can find its QP gone (an RTU
+		 * that arrives after a close between REP and RTU).  The QP
+		 * is drained; the CM only needed it to be there.
+		 */
 		ch->cm_ops->destroy_id(ch);
+		if (ch->qp)
+			ib_destroy_qp(ch->qp);
+		ch->qp = NULL;
+	}
+	srpt_ch_destroy_qp(ch);
 	srpt_free_rings(ch);
 
 	mutex_lock(&srpt_ch_mutex);
@@ -2346,7 +2736,7 @@ static struct srpt_rdma_ch *srpt_ch_new(struct srpt_port *sport,
 	INIT_LIST_HEAD(&ch->recv_wait);
 	INIT_WORK(&ch->release_work, srpt_ch_release_work);
 	INIT_WORK(&ch->wait_work, srpt_recv_wait_work);
-	snprintf(ch->name, sizeof(ch->name), "login-%s", peer_name);
+	scnprintf(ch->name, sizeof(ch->name), "login-%s", peer_name);
 	return ch;
 }
 
@@ -2819,7 +3209,9 @@ static bool srpt_acl_removed(struct se_session *sess)
 
 /**
  * srpt_login() - decide a login request and create its channel
- * @sport: port the request arrived on.
+ * @sport: port the request arrived on; the caller holds a reference on its
+ *	device (srpt_login_port_get()).  An admitted channel takes one of
+ *	its own.
  * @cm_ops: transport it arrived through.
  * @cm_id: its CM id.
  * @lc: the request.
@@ -2899,14 +3291,15 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	}
 	/* Listed now: from here on srpt_login_abort() undoes the login. */
 	kref_get(&sdev->refs);
-	if (attrs.use_srq) {
-		srq = srpt_srq_get(sdev);
-		if (IS_ERR(srq)) {
-			mutex_unlock(&srpt_dev_mutex);
-			goto abort;
-		}
-	}
 	mutex_unlock(&srpt_dev_mutex);
+	if (attrs.use_srq) {
+		/* Its first use allocates and posts every SRQ buffer. */
+		mutex_lock(&sdev->srq_mutex);
+		srq = srpt_srq_get(sdev);
+		mutex_unlock(&sdev->srq_mutex);
+		if (IS_ERR(srq))
+			goto abort;
+	}
 	ch->id = (u32)atomic_inc_return(&srpt_ch_next_id);
 
 	sess = target_setup_session(&ch->stpg->tpg, 0, 0, TARGET_PROT_NORMAL,
@@ -2932,8 +3325,8 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	if (ret)
 		goto abort;
 	mutex_lock(&srpt_ch_mutex);
-	snprintf(ch->name, sizeof(ch->name), "%s-%u", lc->acl_name,
-		 ch->qp_num);
+	scnprintf(ch->name, sizeof(ch->name), "%s-%u", lc->acl_name,
+		  ch->qp_num);
 	mutex_unlock(&srpt_ch_mutex);
 
 	if (srpt_ch_closing(ch)) {
@@ -3004,6 +3397,24 @@ static int srpt_init_ch_qp(struct srpt_rdma_ch *ch, struct ib_qp *qp)
 	return ret;
 }
 
+/*
+ * srpt_dyndbg_enabled() - whether dynamic debug output is enabled for the
+ * function it is used in (a descriptor of its own, matched by module,
+ * function and file as any pr_debug() there), to skip work done only for
+ * debug output.  Without dynamic debug: whether DEBUG is defined.
+ */
+#if defined(CONFIG_DYNAMIC_DEBUG) || \
+	(defined(CONFIG_DYNAMIC_DEBUG_CORE) && defined(DYNAMIC_DEBUG_MODULE))
+#define srpt_dyndbg_enabled() ({					\
+	DEFINE_DYNAMIC_DEBUG_METADATA(srpt_dd, "srpt_dyndbg_enabled");	\
+	DYNAMIC_DEBUG_BRANCH(srpt_dd);					\
+})
+#elif defined(DEBUG)
+#define srpt_dyndbg_enabled() true
+#else
+#define srpt_dyndbg_enabled() false
+#endif
+
 /**
  * srpt_ib_cm_report_qp() - log (dyndbg) a channel QP's state after a step
  * @ch: channel of an IB CM login.
@@ -3012,6 +3423,8 @@ static int srpt_init_ch_qp(struct srpt_rdma_ch *ch, struct ib_qp *qp)
  *
  * Reads back with ib_query_qp() what the QP really holds: state, access
  * flags, P_Key index and PSNs, so that a test can check each transition.
+ * Only when this function's debug output is enabled (dynamic debug, e.g.
+ * "func srpt_ib_cm_report_qp +p"): a login does not pay for the queries.
  */
 static void srpt_ib_cm_report_qp(struct srpt_rdma_ch *ch, struct ib_qp *qp,
 				 const char *step)
@@ -3026,6 +3439,8 @@ static void srpt_ib_cm_report_qp(struct srpt_rdma_ch *ch, struct ib_qp *qp,
 	struct ib_qp_attr attr;
 	int ret;
 
+	if (!srpt_dyndbg_enabled())
+		return;
 	memset(&attr, 0, sizeof(attr));
 	ret = ib_query_qp(qp, &attr, IB_QP_STATE | IB_QP_ACCESS_FLAGS |
 			  IB_QP_PKEY_INDEX | IB_QP_RQ_PSN | IB_QP_SQ_PSN |
@@ -3170,10 +3585,10 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 			  const struct ib_cm_event *event)
 {
 	const struct ib_cm_req_event_param *req = &event->param.req_rcvd;
-	struct srpt_device *sdev = cm_id->context, *d;
+	struct srpt_device *sdev = cm_id->context;
 	const struct ib_device_attr *da = &sdev->device->attrs;
 	struct ib_cm_rep_param rep = { };
-	struct srpt_port *sport = NULL;
+	struct srpt_port *sport;
 	struct srpt_rdma_ch *ch;
 	struct srpt_login_ctx *lc;
 	u8 rsp[SRPT_LOGIN_RSP_LEN];
@@ -3197,15 +3612,11 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 		goto reject;
 	}
 
-	mutex_lock(&srpt_dev_mutex);
-	list_for_each_entry(d, &srpt_dev_list, entry)
-		if (d == sdev && req->port >= 1 && req->port <= sdev->port_cnt)
-			sport = &sdev->ports[req->port - 1];
-	mutex_unlock(&srpt_dev_mutex);
+	sport = srpt_login_port_get(sdev->device, req->port);
 	if (!sport)
 		goto reject;
-
 	ch = srpt_login(sport, &srpt_ib_cm_ops, cm_id, lc, rsp, &reason);
+	srpt_device_put(sdev);
 	if (!ch)
 		goto reject;
 	cm_id->context = ch;
@@ -3214,12 +3625,13 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	rep.starting_psn = ch->rq_psn;
 	rep.private_data = rsp;
 	rep.private_data_len = sizeof(rsp);
-	rep.responder_resources = min_t(u8, req->responder_resources,
+	rep.responder_resources = min_t(u32, req->responder_resources,
 					da->max_qp_rd_atom);
-	rep.initiator_depth = min_t(u8, req->initiator_depth,
+	rep.initiator_depth = min_t(u32, req->initiator_depth,
 				    da->max_qp_init_rd_atom);
 	rep.rnr_retry_count = 7;
 	rep.flow_control = 1;
+	rep.srq = !!ch->srq;
 	ret = ib_send_cm_rep(cm_id, &rep);
 	if (ret)
 		pr_warn("%s: sending the REP failed (%d)\n", ch->name, ret);
@@ -3327,26 +3739,6 @@ static DEFINE_MUTEX(srpt_listen_mutex);
 static struct rdma_cm_id *srpt_listen_id;
 static u16 srpt_listen_port;
 
-/**
- * srpt_find_cm_port() - our port for an RDMA/CM id
- * @cm_id: id of a connection request.
- *
- * Called with srpt_dev_mutex held.
- *
- * Return: the port, or NULL when the device is not (or no longer) ours.
- */
-static struct srpt_port *srpt_find_cm_port(struct rdma_cm_id *cm_id)
-{
-	struct srpt_device *sdev;
-
-	lockdep_assert_held(&srpt_dev_mutex);
-	list_for_each_entry(sdev, &srpt_dev_list, entry)
-		if (sdev->device == cm_id->device && cm_id->port_num >= 1 &&
-		    cm_id->port_num <= sdev->port_cnt)
-			return &sdev->ports[cm_id->port_num - 1];
-	return NULL;
-}
-
 static int srpt_rdma_cm_create_qp(struct srpt_rdma_ch *ch,
 				  struct ib_qp_init_attr *attr)
 {
@@ -3424,16 +3816,14 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 		goto reject;
 	}
 
-	mutex_lock(&srpt_dev_mutex);
-	sport = srpt_find_cm_port(cm_id);
-	mutex_unlock(&srpt_dev_mutex);
+	sport = srpt_login_port_get(dev, cm_id->port_num);
 	if (!sport) {
 		pr_warn_ratelimited("RDMA/CM connect request from %s on an unknown device rejected\n",
 				    lc->peer_name);
 		goto reject;
 	}
-
 	ch = srpt_login(sport, &srpt_rdma_cm_ops, cm_id, lc, rsp, &reason);
+	srpt_device_put(sport->sdev);
 	if (!ch)
 		goto reject;
 	cm_id->context = ch;
@@ -3444,12 +3834,13 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 	 * The CM reports the request's depths from our side already: its
 	 * initiator_depth is how many RDMA READs the initiator will serve.
 	 */
-	param.initiator_depth = min_t(u8, peer->initiator_depth,
+	param.initiator_depth = min_t(u32, peer->initiator_depth,
 				      dev->attrs.max_qp_init_rd_atom);
-	param.responder_resources = min_t(u8, peer->responder_resources,
+	param.responder_resources = min_t(u32, peer->responder_resources,
 					  dev->attrs.max_qp_rd_atom);
 	param.rnr_retry_count = 7;
 	param.flow_control = 1;
+	param.srq = !!ch->srq;
 	ret = rdma_accept(cm_id, &param);
 	if (ret)
 		pr_warn("%s: accepting the connection failed (%d)\n", ch->name,
@@ -3668,6 +4059,7 @@ static int srpt_add_one(struct ib_device *device)
 	sdev->device = device;
 	kref_init(&sdev->refs);
 	init_completion(&sdev->released);
+	mutex_init(&sdev->srq_mutex);
 	sdev->port_cnt = device->phys_port_cnt;
 	sdev->pd = ib_alloc_pd(device, 0);
 	if (IS_ERR(sdev->pd)) {
@@ -4458,6 +4850,8 @@ static const struct target_core_fabric_ops srpt_template = {
 	.tfc_tpg_attrib_attrs		= srpt_tpg_attrib_attrs,
 	.tfc_tpg_nacl_base_attrs	= srpt_nacl_attrs,
 	.tfc_tpg_nacl_auth_attrs	= srpt_nacl_auth_attrs,
+	SRPT_FABRIC_OPS_SUBMIT
+	SRPT_FABRIC_OPS_COMPL
 };
 
 /* ======================================================================== */
@@ -4483,7 +4877,7 @@ static int __init srpt_init_module(void)
 			srp_max_req_size_param, (u32)srp_max_req_size_param,
 			srp_max_req_size);
 
-	srpt_wq = alloc_workqueue("srpt", WQ_MEM_RECLAIM, 0);
+	srpt_wq = alloc_workqueue("srpt", WQ_MEM_RECLAIM | SRPT_WQ_PERCPU, 0);
 	if (!srpt_wq)
 		return -ENOMEM;
 	srpt_release_wq = alloc_workqueue("srpt_release", WQ_UNBOUND, 0);
@@ -4499,10 +4893,11 @@ static int __init srpt_init_module(void)
 		goto destroy_release_wq;
 	}
 
+	srpt_debugfs_init();
 	ret = ib_register_client(&srpt_client);
 	if (ret) {
 		pr_err("registering the IB client failed (%d)\n", ret);
-		goto unregister_template;
+		goto remove_debugfs;
 	}
 
 	if (srpt_set_listen_port(srpt_rdma_cm_port_param))
@@ -4513,7 +4908,8 @@ static int __init srpt_init_module(void)
 		SRPT_DRV_VERSION, srp_max_req_size, srpt_srq_size);
 	return 0;
 
-unregister_template:
+remove_debugfs:
+	srpt_debugfs_exit();
 	target_unregister_template(&srpt_template);
 destroy_release_wq:
 	destroy_workqueue(srpt_release_wq);
@@ -4537,6 +4933,7 @@ static void __exit srpt_cleanup_module(void)
 	srpt_listen_port = 0;
 	mutex_unlock(&srpt_listen_mutex);
 	ib_unregister_client(&srpt_client);
+	srpt_debugfs_exit();
 	target_unregister_template(&srpt_template);
 	destroy_workqueue(srpt_release_wq);
 	destroy_workqueue(srpt_wq);

@@ -201,8 +201,11 @@ struct srpt_port {
  *	is accepted on it after that.
  * @next_comp_vector: completion vector of the next channel's CQ; channels
  *	take the vectors in turn.
+ * @srq_mutex: protects @srq; held while the first channel that uses the
+ *	SRQ creates it (allocating and posting every buffer), so that logins
+ *	on other devices do not wait for that under srpt_dev_mutex.
  * @srq: shared receive queue, created for the first channel that uses it
- *	and kept until the device goes away; protected by srpt_dev_mutex.
+ *	and kept until the device goes away.
  * @port_cnt: number of entries in @ports.
  * @ports: one entry per port; @ports[i] is port number i + 1.
  */
@@ -216,6 +219,7 @@ struct srpt_device {
 	struct ib_event_handler	event_handler;
 	bool			removing;
 	atomic_t		next_comp_vector;
+	struct mutex		srq_mutex;	/* see above */
 	struct srpt_srq		*srq;
 	u32			port_cnt;
 	struct srpt_port	ports[];
@@ -336,12 +340,18 @@ struct srpt_recv {
  * @rw: RDMA R/W API context.
  * @sg: local scatterlist for this buffer (chainable).
  * @nents: entries of @sg, excluding the chain entry.
+ * @map_nents: entries of @sg that @rw maps (all, or the first ones when a
+ *	DATA-IN came out shorter, srpt_trim_data_in()); 0 while @rw is not
+ *	initialized.
+ * @wrs: send queue entries @rw posts.
  * @desc: the remote buffer.
  */
 struct srpt_rw {
 	struct rdma_rw_ctx	rw;
 	struct scatterlist	*sg;
 	unsigned int		nents;
+	unsigned int		map_nents;
+	u32			wrs;
 	struct srpt_desc	desc;
 };
 
