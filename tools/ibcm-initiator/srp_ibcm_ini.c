@@ -22,8 +22,14 @@
  * then holds its results, one TAP line each ("ok - ...", "not ok - ...")
  * and "# " diagnostics.  Commands (key=value arguments):
  *
- *   connect dst=ADDR sid=GUID ini=ID [tpid=ID] [flags=N]
- *	log in and stay connected (the "main" session)
+ *   connect dst=ADDR sid=GUID ini=ID [tpid=ID] [flags=N] [rtu=hold]
+ *	log in and stay connected (the "main" session); with rtu=hold the
+ *	QP is taken to RTS but the RTU is held back until the rtu command
+ *   rtu [expect=up|closed]
+ *	send the held RTU of the main session.  up: the session is then
+ *	established.  closed: the target closed the channel meanwhile; the
+ *	RTU may go out or be refused for the target's REJ, which must come
+ *	(or a DREQ), and the session ends
  *   io [lun=N] [lba=N] [blocks=N]
  *	INQUIRY, READ CAPACITY(16) and a write, read back and compare with
  *	direct, indirect and external-table descriptors on the main session
@@ -52,7 +58,11 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
+#ifdef SRPT_HAVE_LINUX_UNALIGNED_H
+#include <linux/unaligned.h>	/* 6.12 */
+#else
 #include <asm/unaligned.h>
+#endif
 #include <net/net_namespace.h>
 #include <rdma/ib_cm.h>
 #include <rdma/ib_verbs.h>
@@ -141,6 +151,7 @@ struct ini_buf {
  * @credits: requests we may still send.
  * @next_tag: tag of the next request.
  * @established: the RTU went out.
+ * @rtu_held: the QP is in RTS and the RTU waits for the rtu command.
  * @dreq_sent: we sent a DREQ.
  * @posted: work requests were posted (the QP must be drained).
  * @recvs: receive buffers.
@@ -182,6 +193,7 @@ struct ini_sess {
 	s32			credits;
 	u64			next_tag;
 	bool			established;
+	bool			rtu_held;
 	bool			dreq_sent;
 	bool			posted;
 	struct ini_buf		recvs[INI_QUEUE];
@@ -204,12 +216,13 @@ struct ini_sess {
  * @flags: login request flags.
  * @opcode: opcode byte of the login request.
  * @expect: what a login should get: "rsp", "rej:REASON", "cmrej:N",
- *	"terminated" or "maintained".
+ *	"terminated" or "maintained"; of the rtu command, "closed" or not.
  * @tag_zero: the reject is expected to carry tag 0 (request not parsed).
  * @lun: LUN for io and tmf.
  * @lba: first block of the io command's writes.
  * @blocks: blocks per write of the io command.
  * @n: commands of the inflight command.
+ * @rtu_hold: connect: hold the RTU back (rtu=hold).
  */
 struct ini_args {
 	char	cmd[16];
@@ -229,6 +242,7 @@ struct ini_args {
 	u64	lba;
 	u32	blocks;
 	u32	n;
+	bool	rtu_hold;
 };
 
 /* ini_mutex serializes commands and protects everything below. */
@@ -863,14 +877,16 @@ static int ini_qp_to(struct ini_sess *s, enum ib_qp_state st)
 /**
  * ini_establish() - what an initiator does with a REP
  * @s: session that got a REP.
+ * @hold_rtu: stop short of the RTU (ini_cmd_rtu() sends it later).
  *
  * Checks the SRP_LOGIN_RSP, moves the QP to INIT, RTR and RTS with the CM's
  * attributes (posting the receives in between), checks each state and the
- * PSNs against the REQ and REP, and sends the RTU.
+ * PSNs against the REQ and REP, and sends the RTU unless told to hold it.
  *
- * Return: true when the session is established.
+ * Return: true when the session is established, or in RTS with its RTU
+ * held.
  */
-static bool ini_establish(struct ini_sess *s)
+static bool ini_establish(struct ini_sess *s, bool hold_rtu)
 {
 	const struct ib_cm_rep_event_param *rp = &s->rep_param;
 	struct ib_qp_attr qa;
@@ -930,6 +946,11 @@ static bool ini_establish(struct ini_sess *s)
 		       rp->starting_psn))
 		return false;
 
+	if (hold_rtu) {
+		s->rtu_held = true;
+		ini_check(true, "%s: RTU held back until the rtu command", s->name);
+		return true;
+	}
 	ret = ib_send_cm_rtu(s->cm, NULL, 0);
 	if (!ini_check(!ret, "%s: RTU sent (%d)", s->name, ret))
 		return false;
@@ -1221,7 +1242,7 @@ static void ini_cmd_connect(const struct ini_args *a)
 		if (READ_ONCE(s->rej)) {
 			ini_describe_rej(s, why, sizeof(why), &reason, &tag);
 			ini_check(false, "main: login accepted (%s)", why);
-		} else if (ini_establish(s)) {
+		} else if (ini_establish(s, a->rtu_hold)) {
 			ini_main = s;
 			ini_main_args = *a;
 			return;
@@ -1256,7 +1277,7 @@ static void ini_cmd_login(const struct ini_args *a)
 	if (READ_ONCE(s->rep)) {
 		ini_check(!strcmp(a->expect, "rsp"),
 			  "login: accepted (expected %s)", a->expect);
-		if (ini_establish(s))
+		if (ini_establish(s, false))
 			ini_check(ini_disconnect(s),
 				  "login: ended by DREQ, answered by DREP");
 		goto out;
@@ -1679,7 +1700,7 @@ static void ini_cmd_second(const struct ini_args *a)
 		goto out;
 	if (!ini_check(READ_ONCE(s->rep), "second: login accepted"))
 		goto out;
-	if (!ini_establish(s))
+	if (!ini_establish(s, false))
 		goto out;
 	ini_check((s->login.rsp_flags & SRPT_LOGIN_MULTICHAN_MASK) == want,
 		  "second: login response says %s (flags 0x%02x)",
@@ -1702,6 +1723,58 @@ out:
 		ini_sess_free(ini_main);
 		ini_main = NULL;
 	}
+}
+
+/**
+ * ini_cmd_rtu() - send the RTU the main session held back
+ * @a: the command's arguments: expect=closed when the target closed the
+ *	channel while the RTU was held, else the channel must come up.
+ *
+ * A target that closes a channel before its RTU destroys the CM id, which
+ * sends a REJ (a DREQ if the RTU got there first).  With expect=closed the
+ * RTU may go out, or be refused by our CM because the REJ came first;
+ * either way the REJ or DREQ must arrive, and the session ends.
+ */
+static void ini_cmd_rtu(const struct ini_args *a)
+{
+	bool closed = !strcmp(a->expect, "closed");
+	struct ini_sess *s = ini_main;
+	char why[200] = "";
+	bool rej, dreq;
+	u32 reason;
+	u64 tag;
+	int ret;
+
+	if (!ini_check(s && s->rtu_held,
+		       "a session with its RTU held (connect rtu=hold first)"))
+		return;
+	s->rtu_held = false;
+	ret = ib_send_cm_rtu(s->cm, NULL, 0);
+	if (!ret)
+		s->established = true;
+	if (!closed) {
+		if (!ini_check(!ret, "%s: held RTU sent (%d)", s->name, ret)) {
+			ini_sess_free(s);
+			ini_main = NULL;
+		}
+		return;
+	}
+	wait_event_interruptible_timeout(s->wq, READ_ONCE(s->rej) ||
+					 READ_ONCE(s->dreq_rcvd),
+					 msecs_to_jiffies(INI_TMO_MS));
+	rej = READ_ONCE(s->rej);
+	dreq = READ_ONCE(s->dreq_rcvd);
+	if (rej)
+		ini_describe_rej(s, why, sizeof(why), &reason, &tag);
+	ini_check(!ret || rej, "%s: held RTU %s (%d)", s->name,
+		  !ret ? "sent" : rej ?
+		  "refused by the CM: the target's REJ came first" :
+		  "refused by the CM without a REJ", ret);
+	ini_check(rej || dreq, "%s: the target ended the connection (%s)",
+		  s->name, rej ? why : dreq ? "DREQ received, DREP sent" :
+		  "no REJ or DREQ came");
+	ini_sess_free(s);
+	ini_main = NULL;
 }
 
 static void ini_cmd_close(void)
@@ -1785,6 +1858,9 @@ static int ini_parse(char *line, struct ini_args *a)
 			ret = kstrtou32(val, 0, &a->blocks);
 		} else if (!strcmp(tok, "n")) {
 			ret = kstrtou32(val, 0, &a->n);
+		} else if (!strcmp(tok, "rtu")) {
+			a->rtu_hold = !strcmp(val, "hold");
+			ret = a->rtu_hold ? 0 : -EINVAL;
 		} else {
 			ret = -EINVAL;
 		}
@@ -1832,6 +1908,8 @@ static int ini_run(char *line)
 		ini_cmd_stale();
 	else if (!strcmp(a.cmd, "second"))
 		ini_cmd_second(&a);
+	else if (!strcmp(a.cmd, "rtu"))
+		ini_cmd_rtu(&a);
 	else if (!strcmp(a.cmd, "close"))
 		ini_cmd_close();
 	else

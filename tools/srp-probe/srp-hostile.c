@@ -35,6 +35,10 @@ struct ctx {
 	uint32_t max_req;	/* the target's srp_max_req_size */
 	uint64_t lun;
 	int srq;
+	uint32_t sq_size;	/* --sq-size: the target's srp_sq_size */
+	int mr_pool;		/* --mr-pool: its RDMA R/W registers memory */
+	const char *fault_dir;	/* --fault-dir: the driver's debugfs */
+	int burst;		/* --credit-burst: WRITEs of the credit case */
 	const char *channels_cmd;	/* --channels-cmd: counts our channels */
 	char count_err[160];	/* why the last count failed */
 	const char *only;
@@ -230,17 +234,17 @@ static int target_channels(struct ctx *x)
 }
 
 /*
- * Wait until the target has released every channel of this initiator
+ * Wait until the target has at most @max channels of this initiator
  * (--channels-cmd); 0 when it did within @ms.  Without a way to count
  * them (@left is -1) that cannot be known: not 0.
  */
-static int target_released(struct ctx *x, int ms, int *left)
+static int target_down_to(struct ctx *x, int max, int ms, int *left)
 {
 	struct timespec t0, t;
 	int n = target_channels(x);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (n > 0) {
+	while (n > max) {
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if ((t.tv_sec - t0.tv_sec) * 1000 +
 		    (t.tv_nsec - t0.tv_nsec) / 1000000 >= ms)
@@ -249,7 +253,13 @@ static int target_released(struct ctx *x, int ms, int *left)
 		n = target_channels(x);
 	}
 	*left = n;
-	return n == 0 ? 0 : -1;
+	return n >= 0 && n <= max ? 0 : -1;
+}
+
+/* target_down_to() 0: every channel of this initiator released. */
+static int target_released(struct ctx *x, int ms, int *left)
+{
+	return target_down_to(x, 0, ms, left);
 }
 
 /* Why target_released() failed, for a result line. */
@@ -826,6 +836,44 @@ static int chk_opcode(const struct srpi_rsp *r, char *why, size_t n)
 	return is_check(r, 0x5, 0x20, 0x00);
 }
 
+/*
+ * A DATA-IN that comes out shorter than the buffer its descriptor names
+ * (INQUIRY's 36 bytes into 4 MiB): only the bytes produced may be written
+ * to the initiator, never the rest of the target's buffer, which it did
+ * not write (kernel memory).  The buffer is filled with a pattern first;
+ * everything past the 36 bytes must still hold it.
+ */
+static void short_data_in_case(struct ctx *x)
+{
+	const char *name = "length: INQUIRY of 36 bytes into a 4 MiB buffer: GOOD, DATA-IN underflow, only 36 bytes written";
+	uint8_t inq[6] = { 0x12, 0, 0, 0, 36, 0 };
+	const uint32_t len = 4 * MB;
+	struct srpi_conn *c;
+	struct srpi_rsp r;
+	uint32_t i, bad = 0, first = 0;
+	uint8_t *d;
+
+	if (!want(x, name))
+		return;
+	c = open_ch(x, name);
+	if (!c)
+		return;
+	d = srpi_data(c);
+	memset(d, 0x5a, len);
+	if (!send_one(x, c, name, x->lun, inq, 6, SRPI_DIR_IN, len,
+		      SRPI_TASK_SIMPLE, &r)) {
+		for (i = 36; i < len; i++) {
+			if (d[i] != 0x5a && !bad++)
+				first = i;
+		}
+		result(x, r.status == 0 && (r.flags & SRPI_DIUNDER) &&
+		       r.di_resid == len - 36 && !bad, name,
+		       "status 0x%02x flags 0x%02x resid in %u; %u of the bytes past 36 overwritten (the first at %u)",
+		       r.status, r.flags, r.di_resid, bad, first);
+	}
+	close_ch(c);
+}
+
 static void core_cases(struct ctx *x)
 {
 	uint8_t w1[10] = { 0x2a, 0, 0, 0, 0, 8, 0, 0, 1 };
@@ -846,6 +894,7 @@ static void core_cases(struct ctx *x)
 		200, r1, 10, SRPI_DIR_IN, 512, chk_lun);
 	run_cmd(x, "addressing: unknown SCSI opcode 0xff: INVALID COMMAND OPERATION CODE",
 		x->lun, bad, 6, SRPI_DIR_NONE, 0, chk_opcode);
+	short_data_in_case(x);
 }
 
 /* ---- DATA-OUT residuals and task attributes LIO judges ------------------ */
@@ -1178,7 +1227,7 @@ static void flow_cases(struct ctx *x)
 		if (c) {
 			struct srpi_cmd t = { .lun = x->lun, .cdb_len = 6 };
 
-			n = 4 * srpi_granted(c);
+			n = x->burst ? x->burst : 4 * srpi_granted(c);
 			/* Takes the one receive buffer, whatever the status. */
 			ret = srpi_scsi(c, &t, 10000, &r) != 0;
 			for (i = 0; i < n && !ret; i++)
@@ -1236,6 +1285,262 @@ static void flow_cases(struct ctx *x)
 	race(x, "teardown: queue pair destroyed with 8 transfers in flight: the target releases the channel", RACE_CLOSE);
 }
 
+/* ---- refused data transfers: the channel must still be released ------- */
+
+/*
+ * A command the target refuses after LIO took it (issue 24): its data
+ * descriptors need more send queue entries than the channel has (CHECK
+ * CONDITION, INVALID FIELD IN COMMAND IU), or more memory regions than the
+ * queue pair's pool holds (BUSY, no sense data).  Either way the target
+ * must give the command back to LIO whole: the channel serves on, and once
+ * the initiator disconnects, the target releases it (a command LIO still
+ * counts would hold the release, and with it TPG disable and rmmod, for
+ * ever).
+ */
+enum refusal { REF_SQ, REF_POOL };
+
+static void refused(struct ctx *x, enum refusal why, int write)
+{
+	const char *op = write ? "WRITE" : "READ";
+	uint32_t n;
+	struct srpi_cmd cmd = {
+		.lun = x->lun, .cdb = { write ? 0x2a : 0x28 }, .cdb_len = 10,
+		.dir = write ? SRPI_DIR_OUT : SRPI_DIR_IN,
+		.fmt = SRPI_DESC_EXTERNAL, .table_off = 4 * MB,
+	};
+	char base[160], name[224];
+	struct srpi_conn *c;
+	struct srpi_rsp r;
+	size_t len;
+	int ret, before = -1, left = -1;
+
+	if (why == REF_SQ)
+		/*
+		 * Each non-empty descriptor takes at least one RDMA work
+		 * request (two where memory is registered: a registration
+		 * and the transfer), the response one more.
+		 */
+		n = x->mr_pool ? x->sq_size / 2 + 1 : x->sq_size;
+	else
+		n = 300;	/* the pool: min(srp_sq_size, 2 x 128) */
+	snprintf(base, sizeof(base),
+		 "teardown: %s of %u one-block descriptors in an external table, more than the %s",
+		 op, n, why == REF_SQ ? "send queue" : "MR pool");
+	snprintf(name, sizeof(name), "%s: %s", base,
+		 why == REF_SQ ? "CHECK CONDITION, INVALID FIELD IN COMMAND IU" :
+		 "BUSY");
+	if (!want(x, name))
+		return;
+	/* Channels of earlier cases first gone (a leaked one stays). */
+	target_released(x, 30000, &before);
+	c = open_ch(x, name);
+	if (!c)
+		return;
+	cmd.ndesc = n;
+	cmd.data_len = n * 512;
+	cmd.cdb[7] = (uint8_t)(n >> 8);
+	cmd.cdb[8] = (uint8_t)n;
+	cmd.tag = srpi_next_tag(c);
+	len = srpi_build_cmd(c, iu, sizeof(iu), &cmd);
+	ret = len ? srpi_send_credit(c, iu, len) : -EINVAL;
+	if (!ret)
+		ret = srpi_wait_rsp(c, cmd.tag, 30000, &r);
+	if (ret)
+		no_response(x, c, name, ret);
+	else if (why == REF_SQ)
+		result_check(x, &r, name, 0x5, 0x0e, 0x03);
+	else
+		result(x, r.status == 0x08 && !(r.flags & SRPI_SNSVALID), name,
+		       "status 0x%02x flags 0x%02x sense %x/%02x/%02x, expected BUSY without sense%s",
+		       r.status, r.flags, r.key, r.asc, r.ascq,
+		       r.status == 0 ? " (GOOD: no memory registration; ib_core force_mr=1?)" : "");
+
+	/* One block with one descriptor: served as ever. */
+	snprintf(name, sizeof(name), "%s: the channel serves a %s of one block after it",
+		 base, op);
+	cmd.fmt = SRPI_DESC_DIRECT;
+	cmd.ndesc = 1;
+	cmd.data_len = 512;
+	cmd.cdb[7] = 0;
+	cmd.cdb[8] = 1;
+	cmd.tag = 0;
+	ret = srpi_scsi(c, &cmd, 10000, &r);
+	if (ret)
+		no_response(x, c, name, ret);
+	else
+		result(x, r.status == 0, name, "status 0x%02x sense %x/%02x/%02x",
+		       r.status, r.key, r.asc, r.ascq);
+
+	snprintf(name, sizeof(name),
+		 "%s: the target releases the channel once disconnected", base);
+	close_ch(c);
+	ret = before < 0 ? -1 : target_down_to(x, before, 30000, &left);
+	result(x, ret == 0, name, "%s (%d before the case)",
+	       before < 0 ? left_why(x, before) : left_why(x, left), before);
+}
+
+static void teardown_cases(struct ctx *x)
+{
+	refused(x, REF_SQ, 0);
+	refused(x, REF_SQ, 1);
+	if (!x->mr_pool)
+		return;
+	refused(x, REF_POOL, 0);
+	refused(x, REF_POOL, 1);
+}
+
+/* ---- injected failures (--fault-dir) ---------------------------------- */
+
+/*
+ * On a kernel with CONFIG_FAULT_INJECTION_DEBUG_FS the driver's debugfs
+ * directory (--fault-dir, /sys/kernel/debug/ib_srpt) makes one call of a
+ * chosen site fail: fail_sites is the bit mask of the sites armed, fail/
+ * the kernel's fault_attr.  Each case arms one site to fail once, sends a
+ * command that reaches it and expects BUSY without sense (the driver
+ * answers before LIO sees the command), then disarms it: the same command
+ * is served, and once disconnected the target releases the channel.  No
+ * other initiator may use the site meanwhile (the test runs these alone).
+ */
+static int write_file(const char *dir, const char *file, const char *val)
+{
+	char path[512];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	ret = fputs(val, f) < 0 ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* Arm the sites of @mask to fail once each (0: disarm); 0 or -errno. */
+static int arm_fault(struct ctx *x, unsigned int mask)
+{
+	static const char * const attr[][2] = {
+		{ "fail/probability", "100" }, { "fail/interval", "1" },
+		{ "fail/times", "1" }, { "fail/space", "0" },
+		{ "fail/verbose", "0" },
+	};
+	char val[32];
+	size_t i;
+	int ret;
+
+	for (i = 0; mask && i < sizeof(attr) / sizeof(attr[0]); i++) {
+		ret = write_file(x->fault_dir, attr[i][0], attr[i][1]);
+		if (ret)
+			return ret;
+	}
+	snprintf(val, sizeof(val), "%u", mask);
+	return write_file(x->fault_dir, "fail_sites", val);
+}
+
+enum fsite { FS_IMM_COPY, FS_DATA_BUF, FS_RW_CTX, FS_TABLE };
+
+static void fault_case(struct ctx *x, enum fsite site)
+{
+	static const char * const what[] = {
+		[FS_IMM_COPY] = "the copy of immediate data an SRQ buffer holds at offset 96",
+		[FS_DATA_BUF] = "the data buffer of a READ",
+		[FS_RW_CTX] = "the RDMA context of a READ",
+		[FS_TABLE] = "the buffer of an external descriptor table",
+	};
+	struct srpi_cmd cmd = {
+		.lun = x->lun, .cdb = { 0x28, 0, 0, 0, 0, 0, 0, 0, 1 },
+		.cdb_len = 10, .dir = SRPI_DIR_IN, .fmt = SRPI_DESC_DIRECT,
+		.data_len = 512, .ndesc = 1, .table_off = 4 * MB,
+	};
+	struct srpi_login l = x->l;
+	char base[200], name[280];
+	struct srpi_outcome out;
+	struct srpi_conn *c;
+	struct srpi_rsp r;
+	int ret, before = -1, left = -1;
+
+	snprintf(base, sizeof(base), "fault: %s fails once", what[site]);
+	snprintf(name, sizeof(name), "%s: BUSY without sense", base);
+	if (!want(x, name))
+		return;
+	if (site == FS_IMM_COPY) {
+		/* The SRQ's buffers are placed for offset 80: 96 is copied. */
+		l.imm_offset = 96;
+		cmd.cdb[0] = 0x2a;
+		cmd.dir = SRPI_DIR_OUT;
+		cmd.fmt = SRPI_DESC_IMM;
+	} else if (site == FS_TABLE) {
+		cmd.fmt = SRPI_DESC_EXTERNAL;
+		cmd.ndesc = 2;
+		cmd.data_len = 1024;
+		cmd.cdb[8] = 2;
+	}
+	target_released(x, 30000, &before);
+	c = login(x, &l, &out);
+	if (!c) {
+		result(x, 0, name, "login failed: %s: %s",
+		       srpi_result_str(out.result), out.msg);
+		return;
+	}
+	if (site == FS_IMM_COPY && !(out.rsp_flags & SRPI_RSP_IMMED_SUPP)) {
+		result(x, 0, name, "immediate data at offset 96 not granted");
+		close_ch(c);
+		return;
+	}
+	/* A unit attention pending for this initiator goes first. */
+	tur(c, x->lun, &r);
+	ret = arm_fault(x, 1u << site);
+	if (ret) {
+		result(x, 0, name, "arming the fault in %s: %s", x->fault_dir,
+		       strerror(-ret));
+	} else {
+		cmd.tag = 0;
+		ret = srpi_scsi(c, &cmd, 10000, &r);
+		if (ret)
+			no_response(x, c, name, ret);
+		else
+			result(x, r.status == 0x08 &&
+			       !(r.flags & SRPI_SNSVALID), name,
+			       "status 0x%02x flags 0x%02x sense %x/%02x/%02x, expected BUSY without sense",
+			       r.status, r.flags, r.key, r.asc, r.ascq);
+	}
+	ret = arm_fault(x, 0);
+	snprintf(name, sizeof(name), "%s: the same command is served next",
+		 base);
+	if (ret) {
+		result(x, 0, name, "disarming the fault: %s", strerror(-ret));
+	} else {
+		cmd.tag = 0;
+		ret = srpi_scsi(c, &cmd, 10000, &r);
+		if (ret)
+			no_response(x, c, name, ret);
+		else
+			result(x, r.status == 0, name,
+			       "status 0x%02x sense %x/%02x/%02x", r.status,
+			       r.key, r.asc, r.ascq);
+	}
+	snprintf(name, sizeof(name),
+		 "%s: the target releases the channel once disconnected", base);
+	close_ch(c);
+	ret = before < 0 ? -1 : target_down_to(x, before, 30000, &left);
+	result(x, ret == 0, name, "%s (%d before the case)",
+	       before < 0 ? left_why(x, before) : left_why(x, left), before);
+}
+
+static void fault_cases(struct ctx *x)
+{
+	if (!x->fault_dir)
+		return;
+	if (x->srq) {
+		fault_case(x, FS_IMM_COPY);
+		return;
+	}
+	fault_case(x, FS_DATA_BUF);
+	fault_case(x, FS_RW_CTX);
+	fault_case(x, FS_TABLE);
+}
+
 static void final_case(struct ctx *x)
 {
 	const char *name = "after all: a new channel writes, reads back and compares 1 MiB";
@@ -1283,6 +1588,20 @@ static void usage(FILE *f)
 "  -l, --lun N              that LUN (default 0)\n"
 "  -M, --max-req-size N     the target's srp_max_req_size (default 8276)\n"
 "  -Q, --srq                the target runs with use_srq=1\n"
+"  -q, --sq-size N          the target's srp_sq_size, 16 to 4096 (default 4096):\n"
+"                           the send queue cases use N one-block descriptors\n"
+"                           (N / 2 + 1 with --mr-pool)\n"
+"  -P, --mr-pool            the target registers memory for RDMA (ib_core\n"
+"                           force_mr=1), with a pool of min(srp_sq_size, 256)\n"
+"                           memory regions a channel: adds the cases of 300\n"
+"                           descriptors, more than the pool (BUSY)\n"
+"  -F, --fault-dir DIR      the driver's debugfs directory with fault injection\n"
+"                           (/sys/kernel/debug/ib_srpt): adds the cases that\n"
+"                           make one allocation fail (with --srq, only the one\n"
+"                           of the immediate data copy); no other initiator\n"
+"                           may send meanwhile\n"
+"  -B, --credit-burst N     WRITEs the credit overrun case sends (default 4 x\n"
+"                           the credits granted)\n"
 "  -C, --channels-cmd CMD   shell command printing how many channels the target\n"
 "                           has for this initiator (the case that checks the\n"
 "                           target releases a channel fails without it)\n"
@@ -1296,7 +1615,9 @@ int main(int argc, char **argv)
 		{ "id-ext", 1, NULL, 'e' }, { "initiator-id", 1, NULL, 'I' },
 		{ "lun", 1, NULL, 'l' }, { "max-req-size", 1, NULL, 'M' },
 		{ "srq", 0, NULL, 'Q' }, { "case", 1, NULL, 'c' },
-		{ "channels-cmd", 1, NULL, 'C' },
+		{ "channels-cmd", 1, NULL, 'C' }, { "sq-size", 1, NULL, 'q' },
+		{ "mr-pool", 0, NULL, 'P' }, { "fault-dir", 1, NULL, 'F' },
+		{ "credit-burst", 1, NULL, 'B' },
 		{ "verbose", 0, NULL, 'v' }, { "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1307,11 +1628,11 @@ int main(int argc, char **argv)
 		       .buf_fmt = SRPI_FMT_DIRECT | SRPI_FMT_INDIRECT,
 		       .flags = SRPI_MULTICHAN_MULTI | SRPI_IMMED_REQUESTED,
 		       .imm_offset = IMM_OFFSET },
-		.max_req = 8276,
+		.max_req = 8276, .sq_size = 4096,
 	};
 	int opt, have_id = 0, have_ini = 0;
 
-	while ((opt = getopt_long(argc, argv, "e:I:l:M:QC:c:vh", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "e:I:l:M:Qq:PF:B:C:c:vh", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			if (srpi_parse_hex(optarg, x.l.target_id, 8))
@@ -1332,6 +1653,22 @@ int main(int argc, char **argv)
 			break;
 		case 'Q':
 			x.srq = 1;
+			break;
+		case 'q':
+			x.sq_size = (uint32_t)strtoul(optarg, NULL, 0);
+			if (x.sq_size < 16 || x.sq_size > 4096)
+				goto bad;
+			break;
+		case 'P':
+			x.mr_pool = 1;
+			break;
+		case 'F':
+			x.fault_dir = optarg;
+			break;
+		case 'B':
+			x.burst = atoi(optarg);
+			if (x.burst < 1)
+				goto bad;
 			break;
 		case 'C':
 			x.channels_cmd = optarg;
@@ -1361,6 +1698,8 @@ int main(int argc, char **argv)
 	resid_cases(&x);
 	rdma_cases(&x);
 	flow_cases(&x);
+	teardown_cases(&x);
+	fault_cases(&x);
 	final_case(&x);
 	printf("1..%d\n", x.n);
 	fprintf(stderr, "srp-hostile: %d passed, %d failed\n", x.n - x.failed,

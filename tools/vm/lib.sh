@@ -50,6 +50,37 @@ wait_until() (
 		sleep 0.1
 	done
 )
+# bounded SECS CMD...: run CMD in the background and wait up to SECS
+# seconds for it; CMD's exit status, or 124 when it still runs then.  It is
+# left running: a task asleep uninterruptibly in the kernel (a configfs
+# write waiting for a channel that is never released) ends on no signal,
+# and timeout(1) would wait for it for ever.  CMD's output (stdout and
+# stderr) follows on stdout once it ended; CMD itself writes to a file, so
+# a caller's $(...) never waits for a CMD left behind.
+bounded() {
+	_bd_s=$1
+	_bd_end=$(($(date +%s) + $1))
+	shift
+	_bd_out=$(mktemp /tmp/bounded.XXXXXX) || return 1
+	# exec: a shell function's redirection would keep a copy of the
+	# caller's stdout open in the background shell (to restore it after
+	# the function), and a $(...) around bounded would wait for it.
+	(exec >"$_bd_out" 2>&1 </dev/null; "$@") &
+	_bd_pid=$!
+	while kill -0 "$_bd_pid" 2>/dev/null; do
+		if [ "$(date +%s)" -ge "$_bd_end" ]; then
+			echo "still running after $_bd_s s: $*"
+			cat "$_bd_out"
+			return 124
+		fi
+		sleep 0.2
+	done
+	wait "$_bd_pid"
+	_bd_rc=$?
+	cat "$_bd_out"
+	rm -f "$_bd_out"
+	return $_bd_rc
+}
 # run_is NAME STATUS TEXT CMD...: ok when CMD exits with STATUS and its
 # output (stdout and stderr together) is exactly TEXT.  CMD runs in this
 # shell, not a subshell, so a function's exported variables survive.

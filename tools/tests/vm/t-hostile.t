@@ -8,7 +8,9 @@
 # srp-hostile's plan must match the cases it reported and, the whole suite
 # run, the number it has ($cases).  Ours only unless
 # SRPT_HOSTILE_INTREE=1: the in-tree driver of Debian's 6.1.192 oopses on
-# the first malformed IU (README, "Hostile input").
+# the first malformed IU (README, "Hostile input").  At the end the TPG
+# disables and the module unloads, each within a bound: a command the
+# target never gave back to LIO (issue 24) would hold both for ever.
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
 if [ "${SRPT_UNDER_TEST:-ours}" = intree ] && [ -z "${SRPT_HOSTILE_INTREE:-}" ]; then
@@ -17,10 +19,24 @@ if [ "${SRPT_UNDER_TEST:-ours}" = intree ] && [ -z "${SRPT_HOSTILE_INTREE:-}" ];
 fi
 # The cases srp-hostile has: a case that silently stops running (or a
 # suite cut short) makes the count differ.
-cases=107
+cases=114
 bin=$SRPT_REPO/build/srp-probe
 [ -x "$bin"/srp-hostile ] || { not_ok "srp-hostile built (make tools)"; exit 1; }
 
+# With use_srq, an SRQ of 8191 buffers and a send queue of 1024 entries:
+# the credit overrun case then sends 8000 WRITEs, so that the completions
+# of the SRQ's receives can outnumber what a CQ sized for the channel's
+# own ring (128 + 1024 + 2) holds; the driver sizes an SRQ channel's CQ for
+# the whole SRQ and stops its QP taking receives once the channel is
+# closed for ignoring its credits.
+if [ -n "${SRPT_HOSTILE_SRQ:-}" ]; then
+	if rxe_setup && srpt_load srpt_srq_size=8191; then
+		ok "target module loaded with srpt_srq_size=8191"
+	else
+		not_ok "target module loaded with srpt_srq_size=8191"
+		exit 1
+	fi
+fi
 srp_test_begin
 hi=0x686f7374696c65000000000000000001
 hostile_setup() {
@@ -34,11 +50,26 @@ hostile_setup() {
 }
 run_ok "hostile initiator's ACL $hi with its own LUN" hostile_setup
 if [ -n "${SRPT_HOSTILE_SRQ:-}" ]; then
+	echo 1024 >"$SRPT_TPG"/attrib/srp_sq_size
 	echo 1 >"$SRPT_TPG"/attrib/use_srq
-	srq=--srq
+	srq="--srq --sq-size 1024 --credit-burst 8000"
 fi
 if srp_login && disk=$(srp_lun_disk 0 30); then ok "ib_srp logged in ($disk)"; else
 	not_ok "ib_srp logged in"; exit 1; fi
+# With use_srq, every completion queue of the driver (ib_srp's channels)
+# holds a completion for each SRQ buffer and each send queue entry:
+# 8191 + 1024 + 2 at least (rdma_rxe rounds up to 2^n - 1: 16383; the
+# CQ sized for the ring alone, 128 + 1024 + 2, read 2047).
+if [ -n "${SRPT_HOSTILE_SRQ:-}" ] && ours; then
+	cqes=$(rdma resource show cq | sed -n 's/.* cqe \([0-9]*\) .*comm \[ib_srpt\].*/\1/p' | tr '\n' ' ')
+	small=$(echo "$cqes" | tr ' ' '\n' | awk 'NF && $1 < 9217' | wc -l)
+	if [ -n "$cqes" ] && [ "$small" = 0 ]; then
+		ok "SRQ channels' completion queues hold the whole SRQ (entries: $cqes)"
+	else
+		not_ok "SRQ channels' completion queues hold the whole SRQ (8191 + 1024 + 2)"
+		rdma resource show cq | sed 's/^/# /'
+	fi
+fi
 # ib_srp opens one channel per CPU (ch_count); those are to stay.  A count
 # of 0 would mean srpt_channels cannot see channels at all, and "the
 # hostile initiator's channels are all gone" below would pass for nothing.
@@ -126,3 +157,10 @@ fi
 is "$(cat "$SRPT_TPG"/acls/$hi/info)" "No active SRP session" "its ACL shows no session"
 run_ok "fio verify after the suite" fio_direct "$disk" 64k 8m
 run_ok "logout" srp_logout_wait
+# Nothing the suite did holds the target: the TPG disables (every channel
+# released) and the configfs tree goes, then the module unloads, each
+# within a bound (bounded: a task stuck in the kernel is left behind and
+# the checks after it still run).
+run_ok "TPG disabled within 30 s" bounded 30 sh -c "echo 0 >$SRPT_TPG/enable"
+run_ok "target configuration removed within 60 s" bounded 60 srp_export_teardown
+run_ok "rmmod ib_srpt within 60 s" bounded 60 rmmod ib_srpt

@@ -11,6 +11,7 @@
 # SRP_I_LOGOUT, by DREQ, and by DREQ with 32 commands in flight; a REQ
 # reusing a live connection's QP number; SINGLE and MULTI second logins;
 # the hostile login cases that apply to IB CM, each with its decoded REJ;
+# a channel closed by a TPG disable while the initiator holds its RTU;
 # srp_max_req_size above 65536: a 65536-byte request IU granted, 65537 not.
 # The in-tree driver listens for IB CM only on InfiniBand ports: against
 # it, the one check is that its service id is unknown on RoCE.
@@ -210,6 +211,63 @@ else
 fi
 login "unknown service id" sid="$wrong" tpid="$g""$g" expect=cmrej:8
 run_ok "no channel left behind" srpt_channels_gone 30
+
+# --- A channel closed while the initiator holds its RTU -----------------------
+# The target sent its REP and waits for the RTU, the channel IN_LOGIN; the
+# TPG is disabled meanwhile.  The RTU goes out once the log says the
+# channel is released, as srpt_ch_free() destroys its QP and CM id: an RTU
+# the target's CM takes before the id is gone must not find the QP freed
+# (issue 24).  The channel must leave the target in bounded time, the
+# initiator must get the REJ of the destroyed id (or a DREQ), and the
+# kernel must not oops (vmtest's splat check).
+ibcm "RTU held" connect dst=$dst sid="$g" ini="$ini" rtu=hold
+tqp=$(sed -n 's/^# main: psn: .* target QP \([0-9]*\),.*/\1/p' /tmp/ibcm.out)
+ch="$ini-$tqp"
+if wait_until 10 grep -q "^CID: $tqp  Connection State: TARG_CONN_STATE_IN_LOGIN$" "$info"; then
+	ok "RTU held: info shows channel $tqp IN_LOGIN"
+else
+	not_ok "RTU held: info shows channel $tqp IN_LOGIN"
+	sed 's/^/# info: /' "$info"
+fi
+kmsg_sync
+nrel=$(kmsg_count "ib_srpt: $ch: released$")
+rm -f /tmp/tpg-disable.rc
+(if echo 0 >"$SRPT_TPG/enable"; then echo 0; else echo failed; fi \
+	>/tmp/tpg-disable.rc 2>&1) </dev/null &
+run_ok "RTU held: the target released $ch" \
+	kmsg_wait_more "ib_srpt: $ch: released$" "$nrel" 30
+ibcm "RTU held: RTU after the close" rtu expect=closed
+if wait_until 10 test -s /tmp/tpg-disable.rc; then
+	is "$(cat /tmp/tpg-disable.rc)" 0 "RTU held: the TPG disable returned, status 0"
+else
+	not_ok "RTU held: the TPG disable returned within 10 s"
+fi
+if wait_until 10 grep -q "^No active SRP session$" "$info"; then
+	ok "RTU held: info shows no session"
+else
+	not_ok "RTU held: info shows no session"
+	sed 's/^/# info: /' "$info"
+fi
+# The channel counts until srpt_ch_free() unlisted it, its QP and CM id
+# gone: removing the TPG waits for that (srpt_drop_tpg()).  The export is
+# set up again for the cases below.
+rm -f /tmp/teardown.rc
+(srp_export_teardown; echo $? >/tmp/teardown.rc) </dev/null >/tmp/teardown.out 2>&1 &
+if wait_until 30 test -s /tmp/teardown.rc; then
+	is "$(cat /tmp/teardown.rc)" 0 "RTU held: the TPG removed within 30 s, $ch gone"
+	sed 's/^/# /' /tmp/teardown.out
+else
+	not_ok "RTU held: the TPG removed within 30 s, $ch gone"
+	diag "the target is stuck releasing $ch: the cases left would hang"
+	exit 1
+fi
+if srp_export_setup && srp_acl "$ini"; then
+	ok "RTU held: ramdisk exported again, ACL $ini"
+else
+	not_ok "RTU held: ramdisk exported again, ACL $ini"
+fi
+login "RTU held: a login after the export is set up again" expect=rsp
+run_ok "RTU held: no channel left behind" srpt_channels_gone 30
 
 # --- srp_max_req_size above what the driver supports -------------------------
 # It loads and reads back as given; the driver uses 65536 and says so in the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# vmtest: timeout=900
+# vmtest: timeout=1200
 # Channel and device lifetimes, each in a loop with the kernel's ib_srp
 # over soft-RoCE:
 #  1. the RDMA device deleted with live channels under fio, with and
@@ -14,7 +14,9 @@
 #  3. TPG disable racing logins: the same;
 #  4. task management (LUN resets) while one channel runs fio verify at the
 #     queue depth of all its credits, so that requests wait for command
-#     contexts (counted through dyndbg).
+#     contexts (counted through dyndbg);
+#  5. RDMA device removal racing logins (srp-probe's): no login may use the
+#     device after it was freed, and no channel is left behind.
 # shellcheck disable=SC2154 # $ini: exported by srp_test_begin
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
@@ -193,6 +195,41 @@ if ours; then
 		ok "requests waited for a command context # SKIP the window was not hit this run"
 	fi
 fi
+run_ok "logout" srp_logout_wait
+
+# 5. Device removal racing logins.  A connect request in flight while the
+# device goes away must find it gone, or hold it until the login is
+# decided: the RDMA/CM keeps its listener until after the driver's remove
+# callback, and a request that used the device after srpt_remove_one()
+# freed it is a use-after-free (KASAN on the debug kernel).
+bad=
+for d in 0 0.01 0.02 0.05 0.1 0.2 0.5; do
+	for how in hold write; do
+		race_probe "$how" &
+		_lp=$!
+		sleep "$d"
+		bound_n=$(kmsg_count "$bound_msg")
+		in_time 30 rdma link delete "$RXE_DEV" || bad="$bad delete@$d"
+		wait "$_lp"
+		_st=$?
+		# 2: the device was gone before the request reached it.
+		case $how:$_st in
+		hold:2 | hold:3 | hold:7 | write:0 | write:2 | write:3 | write:4 | write:7) ;;
+		*)
+			bad="$bad $how@$d(exit $_st)"
+			sed 's/^/# /' /tmp/race.out
+			;;
+		esac
+		srpt_channels_are 0 30 || bad="$bad channels@$d"
+		rxe_setup || bad="$bad re-add@$d"
+		if ours; then
+			kmsg_wait_more "$bound_msg" "$bound_n" || bad="$bad rebind@$d"
+		fi
+	done
+done
+is "$bad" "" "RDMA device deleted at 7 points of 14 srp-probe logins (idle and writing): within 30 s, no channel left, target port bound again"
+srp_port_ready 30 || diag "ib_srp's port not ready after the re-adds"
+io_after "the device removal races" 4m
 run_ok "logout" srp_logout_wait
 run_ok "teardown" srp_export_teardown
 run_ok "rmmod" srpt_unload
