@@ -35,6 +35,9 @@ if [ -f tools/tests/vm/t-hostile.t ]; then
 	# t-hostile-srq: an initiator ignoring its credits on an SRQ channel
 	# while ib_srp runs fio verify on another.
 	tests="$tests t-hostile.t t-hostile-srq.t"
+	# t-teardown: refused commands, a stuck backend command, and the
+	# driver's fault injection, which only a debug kernel has.
+	[ ! -f tools/tests/vm/t-teardown.t ] || tests="$tests t-teardown.t"
 	# Its userspace initiator (build/srp-probe/), kernel-independent.
 	[ ! -d tools/srp-probe ] || make tools
 fi
