@@ -679,6 +679,8 @@ static int do_connect(struct srpi_conn *c, const struct srpi_opts *o,
 	param.retry_count = 7;
 	param.rnr_retry_count = 7;
 	param.flow_control = 1;
+	if (c->verbose)
+		fprintf(stderr, "srpi: sending the login request\n");
 	if (rdma_connect(c->id, &param)) {
 		fail(out, SRPI_E_CONNECT, "rdma_connect: %s", strerror(errno));
 		return -1;

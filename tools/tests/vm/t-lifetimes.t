@@ -202,11 +202,19 @@ run_ok "logout" srp_logout_wait
 # decided: the RDMA/CM keeps its listener until after the driver's remove
 # callback, and a request that used the device after srpt_remove_one()
 # freed it is a use-after-free (KASAN on the debug kernel).
+# The deletion starts D seconds after srp-probe sent its login request
+# (its -v line), while the target's connect request handler runs.
+sent() { grep -q "srpi: sending the login request" /tmp/race.out; }
 bad=
 for d in 0 0.01 0.02 0.05 0.1 0.2 0.5; do
 	for how in hold write; do
-		race_probe "$how" &
+		if [ "$how" = hold ]; then
+			"$probe" -v --hold 60 -e "$g" "$SRPT_IP" "$SRPT_CM_PORT"
+		else
+			"$probe" -v -l 0 -w 2048 -e "$g" "$SRPT_IP" "$SRPT_CM_PORT"
+		fi >/tmp/race.out 2>&1 &
 		_lp=$!
+		wait_until 30 sent || bad="$bad unsent@$d"
 		sleep "$d"
 		bound_n=$(kmsg_count "$bound_msg")
 		in_time 30 rdma link delete "$RXE_DEV" || bad="$bad delete@$d"
