@@ -1297,6 +1297,25 @@ static void flow_cases(struct ctx *x)
  * counts would hold the release, and with it TPG disable and rmmod, for
  * ever).
  */
+/*
+ * Close @c and report "BASE: the target releases the channel once
+ * disconnected": this initiator's channel count back to @before (what it
+ * was before the case; -1: not countable) within 30 s.
+ */
+static void close_released(struct ctx *x, struct srpi_conn *c,
+			   const char *base, int before)
+{
+	char name[280];
+	int ret, left = -1;
+
+	snprintf(name, sizeof(name),
+		 "%s: the target releases the channel once disconnected", base);
+	close_ch(c);
+	ret = before < 0 ? -1 : target_down_to(x, before, 30000, &left);
+	result(x, ret == 0, name, "%s (%d before the case)",
+	       before < 0 ? left_why(x, before) : left_why(x, left), before);
+}
+
 enum refusal { REF_SQ, REF_POOL };
 
 static void refused(struct ctx *x, enum refusal why, int write)
@@ -1312,7 +1331,7 @@ static void refused(struct ctx *x, enum refusal why, int write)
 	struct srpi_conn *c;
 	struct srpi_rsp r;
 	size_t len;
-	int ret, before = -1, left = -1;
+	int ret, before = -1;
 
 	if (why == REF_SQ)
 		/*
@@ -1371,12 +1390,7 @@ static void refused(struct ctx *x, enum refusal why, int write)
 		result(x, r.status == 0, name, "status 0x%02x sense %x/%02x/%02x",
 		       r.status, r.key, r.asc, r.ascq);
 
-	snprintf(name, sizeof(name),
-		 "%s: the target releases the channel once disconnected", base);
-	close_ch(c);
-	ret = before < 0 ? -1 : target_down_to(x, before, 30000, &left);
-	result(x, ret == 0, name, "%s (%d before the case)",
-	       before < 0 ? left_why(x, before) : left_why(x, left), before);
+	close_released(x, c, base, before);
 }
 
 static void teardown_cases(struct ctx *x)
@@ -1458,7 +1472,7 @@ static void fault_case(struct ctx *x, enum fsite site)
 	struct srpi_outcome out;
 	struct srpi_conn *c;
 	struct srpi_rsp r;
-	int ret, before = -1, left = -1;
+	int ret, before = -1;
 
 	snprintf(base, sizeof(base), "fault: %s fails once", what[site]);
 	snprintf(name, sizeof(name), "%s: BUSY without sense", base);
@@ -1520,12 +1534,7 @@ static void fault_case(struct ctx *x, enum fsite site)
 			       "status 0x%02x sense %x/%02x/%02x", r.status,
 			       r.key, r.asc, r.ascq);
 	}
-	snprintf(name, sizeof(name),
-		 "%s: the target releases the channel once disconnected", base);
-	close_ch(c);
-	ret = before < 0 ? -1 : target_down_to(x, before, 30000, &left);
-	result(x, ret == 0, name, "%s (%d before the case)",
-	       before < 0 ? left_why(x, before) : left_why(x, left), before);
+	close_released(x, c, base, before);
 }
 
 static void fault_cases(struct ctx *x)
