@@ -8,15 +8,20 @@ in the same boot, and compare.
 
 CORPUS (tools/tests/vm/differential.corpus) is read line by line; its head
 comment describes the format.  Each operation's result is a short string
-("ok", an errno name, "admitted", a value read back, ...).  Both modules run
-the whole corpus in file order, the in-tree one first; after each run
-everything the corpus left in configfs is removed and the module unloaded.
+("ok", an errno name, "admitted", a value read back, ...).  The modules run
+the whole corpus in file order in turns, in-tree, ours, in-tree, ours; after
+each run everything the corpus left in configfs is removed and the module
+unloaded.  Each module's two runs must give the same results.
 
 DOC (Documentation/srpt.rst) lists the intended differences in its section
-"Differences from the in-tree driver", one tag per entry (a line ``tag``).
-An operation whose results differ must carry "@tag" naming a listed entry;
-an operation that carries a tag must differ (a tag that no longer measures
-anything is stale); every listed tag must be used.  Anything else fails.
+"Differences from the in-tree driver", one tag per entry (a line ``tag``,
+or ``tag`` (Linux 6.12 and later) for an entry about some kernels' in-tree
+drivers only).  An operation whose results differ must carry "@tag=RESULT"
+naming an entry that holds for the running kernel, and ours must give
+RESULT; an operation that carries such a tag must differ (a tag that no
+longer measures anything is stale); every entry that holds for the running
+kernel must be used.  A runner error or an ib_srp logout that did not
+finish fails the operation's section.  Anything else fails.
 
 Prints TAP lines numbered from FIRST_TAP_NUMBER, the whole table of results
 as diagnostics, and exits 0 only when every TAP line is ok.
@@ -52,6 +57,32 @@ def ename(e):
     return errno.errorcode.get(e, "E%d" % e)
 
 
+def plain_ko(path):
+    """An uncompressed copy (in /tmp) of a .ko.xz, .ko.zst or .ko.gz, which
+    the kernels since 6.12 ship (finit_module() takes them only with
+    MODULE_INIT_COMPRESSED_FILE and CONFIG_MODULE_DECOMPRESS); PATH itself
+    when it is a plain .ko."""
+    opener = None
+    if path.endswith(".ko.xz"):
+        import lzma
+        opener = lzma.open
+    elif path.endswith(".ko.gz"):
+        import gzip
+        opener = gzip.open
+    elif path.endswith(".ko.zst"):
+        out = "/tmp/plain" + path.replace("/", "_")[:-4]
+        subprocess.run(["zstd", "-q", "-f", "-d", path, "-o", out],
+                       check=True)
+        return out
+    if opener is None:
+        return path
+    out = "/tmp/plain" + path.replace("/", "_").rsplit(".", 1)[0]
+    if not os.path.exists(out):
+        with opener(path) as src, open(out, "wb") as dst:
+            dst.write(src.read())
+    return out
+
+
 def b(s):
     """A corpus string as the bytes it stands for (Latin-1: one byte each)."""
     return s.encode("latin-1")
@@ -82,6 +113,10 @@ class Run:
         self.ko = ko
         self.env = env
         self.results = []
+        # Why an operation came out as it did, where the result alone
+        # does not say (the errno of a refused login); shown, not compared.
+        self.why = []
+        self.note = ""
 
     # ---- module load and unload ---------------------------------------
 
@@ -90,7 +125,7 @@ class Run:
 
     def insmod(self, args):
         """finit_module() of the .ko with ARGS: "ok" or the errno."""
-        fd = os.open(self.ko, os.O_RDONLY)
+        fd = os.open(plain_ko(self.ko), os.O_RDONLY)
         try:
             params = ctypes.c_char_p(b(" ".join(args)))
             ret = libc.syscall(SYS_FINIT_MODULE, fd, params, 0)
@@ -237,12 +272,24 @@ class Run:
         guid = read_file(PARAMS + "/srpt_service_guid")
         guid = guid.decode().strip()[2:]
         login = "id_ext=%s,ioc_guid=%s,%s" % (guid, guid, opts)
-        res = self.write_to(SRP_PORT + "/add_target", login)
+        # ib_srp answers EEXIST ("Already connected") without sending
+        # anything while it still lists the previous login's target port:
+        # it unlists it only after its SCSI host and the target's channel,
+        # which logout() waits for, are gone.  Only that answer is retried
+        # (10 s); the target never saw it.
+        for _ in range(50):
+            res = self.write_to(SRP_PORT + "/add_target", login)
+            if res != ename(errno.EEXIST):
+                break
+            time.sleep(0.2)
         if res == "ok":
             res = "admitted" if srp_disk(20) else "admitted, no disk"
         else:
+            self.note = "add_target " + res
             res = "refused"
-        logout()
+        if not logout():
+            self.note += (", " if self.note else "") + \
+                "ib_srp logout not finished in 30 s"
         cleanup_acl(b(d))
         return res
 
@@ -250,11 +297,13 @@ class Run:
         for op in ops:
             args = [self.expand(a) for a in op.args]
             fn = getattr(self, "op_" + op.name)
+            self.note = ""
             try:
                 res = fn(args)
             except Exception as e:          # report, go on
                 res = "runner error: %r" % e
             self.results.append(res)
+            self.why.append(self.note)
 
     def expand(self, arg):
         s = string.Template(arg).substitute(self.env)
@@ -410,9 +459,13 @@ def parse_corpus(path):
             except ValueError as e:
                 errors.append("line %d: %s" % (lineno, e))
                 continue
-            tags = [w[1:] for w in words if w.startswith("@")]
+            tags = [w[1:].split("=", 1) for w in words if w.startswith("@")]
             words = [w for w in words if not w.startswith("@")]
             name, args = words[0], words[1:]
+            if len(tags) > 1 or any(len(t) != 2 for t in tags):
+                errors.append("line %d: one @TAG=RESULT at most, with the "
+                              "result ours must give" % lineno)
+                continue
             if name not in NARGS:
                 errors.append("line %d: unknown operation %s" % (lineno, name))
                 continue
@@ -420,14 +473,68 @@ def parse_corpus(path):
                 errors.append("line %d: %s takes %d arguments" %
                               (lineno, name, NARGS[name]))
                 continue
-            text = re.sub(r"\s+@\S+", "", text)
-            ops.append(Op(lineno, section, text, name, args, tags))
+            text = re.sub(r"""\s+@(?:[^\s"']|"[^"]*"|'[^']*')+""", "",
+                          text)
+            op = Op(lineno, section, text, name, args, [t[0] for t in tags])
+            op.expect = tags[0][1] if tags else None
+            ops.append(op)
     return ops, errors
 
 
+def kernel_version(release):
+    """(major, minor, patch) of a kernel release such as 7.3.4+deb13-amd64
+    or 6.1.0-57-amd64 (Debian's 6.1 ABI name; its real version is in
+    /proc/version, which kernel_running() reads)."""
+    m = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", release)
+    return tuple(int(x or 0) for x in m.groups()) if m else (0, 0, 0)
+
+
+def kernel_running():
+    """The running kernel's version: Debian's package version in
+    /proc/version ("Debian 6.1.192-3") when there is one, as its release
+    name (6.1.0-57-amd64) does not carry the patch level."""
+    try:
+        with open("/proc/version") as f:
+            m = re.search(r"Debian (\d+\.\d+\.\d+)", f.read())
+        if m:
+            return kernel_version(m.group(1))
+    except OSError:
+        pass
+    return kernel_version(os.uname().release)
+
+
+def kernel_range(text):
+    """The kernels an entry's heading names: "(Linux A to B)", "(Linux A
+    and later)", "(Linux B and earlier)"; every kernel when there is none.
+    Returns (low, high), inclusive, or None for a heading not understood."""
+    if not text:
+        return ((0, 0, 0), (999, 0, 0))
+    v = r"(\d+\.\d+(?:\.\d+)?)"
+    m = re.fullmatch(r"\(Linux %s to %s\)" % (v, v), text)
+    if m:
+        hi = kernel_version(m.group(2))
+        if m.group(2).count(".") == 1:
+            hi = (hi[0], hi[1], 9999)       # "to 6.12": every 6.12.y
+        return (kernel_version(m.group(1)), hi)
+    m = re.fullmatch(r"\(Linux %s and later\)" % v, text)
+    if m:
+        return (kernel_version(m.group(1)), (999, 0, 0))
+    m = re.fullmatch(r"\(Linux %s and earlier\)" % v, text)
+    if m:
+        hi = kernel_version(m.group(1))
+        if m.group(1).count(".") == 1:
+            hi = (hi[0], hi[1], 9999)
+        return ((0, 0, 0), hi)
+    return None
+
+
 def doc_tags(path):
-    """Tags of the entries of "Differences from the in-tree driver"."""
-    tags, inside = [], False
+    """The entries of "Differences from the in-tree driver": {tag: (low,
+    high)}, the kernels whose in-tree driver each concerns, and the
+    headings not understood.  An entry's heading is its tag, ``tag``,
+    optionally followed by those kernels, e.g. ``tag`` (Linux 6.12 and
+    later)."""
+    tags, errors, inside = {}, [], False
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
     for i, line in enumerate(lines):
@@ -437,10 +544,14 @@ def doc_tags(path):
         if inside and i + 1 < len(lines) and line and \
                 re.fullmatch(r"=+", lines[i + 1]):
             break       # the next section
-        m = re.fullmatch(r"``([a-z0-9-]+)``", line)
+        m = re.fullmatch(r"``([a-z0-9-]+)``(?: (\(.*\)))?", line)
         if inside and m:
-            tags.append(m.group(1))
-    return tags
+            r = kernel_range(m.group(2))
+            if r is None:
+                errors.append("kernels not understood: " + line)
+            else:
+                tags[m.group(1)] = r
+    return tags, errors
 
 
 # ---- main -------------------------------------------------------------------
@@ -472,20 +583,43 @@ def main():
     ops, errors = parse_corpus(corpus)
     tap.ok(not errors and len(ops) >= 200,
            "corpus parsed: %d operations" % len(ops), errors)
-    documented = doc_tags(doc)
-    tap.ok(len(documented) > 0,
-           "Documentation lists %d intended differences" % len(documented))
+    kver = kernel_running()
+    entries, errors = doc_tags(doc)
+    documented = [t for t, (lo, hi) in entries.items() if lo <= kver <= hi]
+    tap.ok(len(documented) > 0 and not errors,
+           "Documentation lists %d intended differences, %d of them for "
+           "Linux %s" % (len(entries), len(documented),
+                         ".".join(map(str, kver))), errors)
+    # A tag whose entry concerns other kernels explains nothing here: the
+    # two drivers must agree on its operations.  An unknown tag stays, and
+    # fails below.
+    for op in ops:
+        op.tags = [t for t in op.tags if t in documented or
+                   t not in entries]
 
+    # Each driver runs the corpus twice, in turns: in-tree, ours, in-tree,
+    # ours.  Each comes once first and once after the other, and its two
+    # runs must agree (a result that depends on what ran before, or that
+    # changes from one run to the next, is no result).
     runs = []
-    for which, ko in (("intree", intree_ko), ("ours", ours_ko)):
+    for which, ko in (("intree", intree_ko), ("ours", ours_ko)) * 2:
         r = Run(which, ko, env)
         t0 = time.monotonic()
         r.run(ops)
         bad = teardown()
-        tap.ok(not bad, "%s: corpus run in %d s, configfs torn down, module "
-               "unloaded" % (which, time.monotonic() - t0), bad)
+        tap.ok(not bad, "%s, run %d: corpus run in %d s, configfs torn down, "
+               "module unloaded" % (which, len(runs) // 2 + 1,
+                                    time.monotonic() - t0), bad)
         runs.append(r)
-    intree, ours = runs
+    for a, b in (runs[0], runs[2]), (runs[1], runs[3]):
+        moved = ["line %d %s: %s, then %s%s" %
+                 (op.lineno, op.text, a.results[i], b.results[i],
+                  "".join(" [%s]" % w for w in (a.why[i], b.why[i]) if w))
+                 for i, op in enumerate(ops)
+                 if a.results[i] != b.results[i]]
+        tap.ok(not moved, "%s: both runs give the same results (%d "
+               "differ)" % (a.which, len(moved)), moved)
+    intree, ours = runs[0], runs[1]
 
     # The table, and the verdict per section.
     print("# %-4s %-58s | %-30s | %-30s | %s" %
@@ -497,10 +631,16 @@ def main():
         differ = a != o
         note = ""
         bad = None
-        if differ and not op.tags:
+        if "runner error" in a or "runner error" in o:
+            bad = note = "RUNNER ERROR"
+        elif any("logout not finished" in r.why[i] for r in runs):
+            bad = note = "LOGOUT NOT FINISHED"
+        elif differ and not op.tags:
             bad = note = "UNEXPLAINED"
         elif differ and any(t not in documented for t in op.tags):
             bad = note = "TAG NOT DOCUMENTED: " + ",".join(op.tags)
+        elif differ and o != op.expect:
+            bad = note = "%s: ours should give %s" % (op.tags[0], op.expect)
         elif differ:
             note = ",".join(op.tags)
             used.update(op.tags)
@@ -522,8 +662,11 @@ def main():
         s[0] += 1
         s[1] += differ
         if bad:
-            s[2].append("line %d: %s: %s (in-tree: %s; ours: %s)" %
-                        (op.lineno, bad, op.text, a, o))
+            why = "; ".join("%s: %s" % (r.which, r.why[i])
+                            for r in runs if r.why[i])
+            s[2].append("line %d: %s: %s (in-tree: %s; ours: %s)%s" %
+                        (op.lineno, bad, op.text, a, o,
+                         " [" + why + "]" if why else ""))
     for d in details:
         print("# " + d)
     for name, (n, d, bad) in sections.items():

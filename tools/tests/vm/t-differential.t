@@ -15,7 +15,10 @@
 # the target listens on the first of each, ib_srp logs in from the second.
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
-intree_ko=/lib/modules/$(uname -r)/kernel/drivers/infiniband/ulp/srpt/ib_srpt.ko
+# The kernel's own module, by its path under kernel/ (modprobe would
+# prefer an updates/ copy of ours that make install or DKMS left): plain
+# on 6.1, .ko.xz since 6.12.
+intree_ko=$(intree_ko_path)
 ours_ko=${SRPT_KO:-$SRPT_REPO/ib_srpt.ko}
 
 # addrs_ready: veth0's link-local address is past duplicate address
@@ -53,7 +56,7 @@ else
 	not_ok "soft-RoCE on veth0 with IPv4 and IPv6 addresses, ib_srp, ramdisk"
 	exit 1
 fi
-if [ -f "$intree_ko" ] && [ -f "$ours_ko" ]; then
+if [ -n "$intree_ko" ] && [ -f "$intree_ko" ] && [ -f "$ours_ko" ]; then
 	ok "both modules found ($intree_ko, $ours_ko)"
 else
 	not_ok "both modules found ($intree_ko, $ours_ko)"
