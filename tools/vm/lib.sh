@@ -100,18 +100,47 @@ run_is() {
 	fi
 }
 
+# intree_ko_path: the running kernel's own ib_srpt (.ko, or .ko.xz since 6.12),
+# by its path under kernel/: modprobe would prefer a copy of ours that
+# make install, DKMS or the .deb put under updates/ on the host, whose
+# /lib/modules the guest shares.
+intree_ko_path() {
+	find "/lib/modules/$(uname -r)/kernel/drivers/infiniband/ulp/srpt/" \
+		-name 'ib_srpt.ko*' 2>/dev/null | head -n 1
+}
+
+# srpt_loaded_is KO: whether the loaded ib_srpt is the module file KO: the
+# same GNU build id (the in-tree module has no srcversion).
+srpt_loaded_is() {
+	_sl_f=$1
+	case $1 in
+	*.xz) xz -dc "$1" >/tmp/srpt_loaded_is.ko && _sl_f=/tmp/srpt_loaded_is.ko ;;
+	*.zst) zstd -dcq "$1" >/tmp/srpt_loaded_is.ko && _sl_f=/tmp/srpt_loaded_is.ko ;;
+	esac
+	_sl_want=$(readelf -n "$_sl_f" 2>/dev/null | sed -n 's/.*Build ID: *//p')
+	_sl_got=$(od -An -tx1 /sys/module/ib_srpt/notes/.note.gnu.build-id 2>/dev/null |
+		tr -d ' \n' | tail -c "${#_sl_want}")
+	[ -n "$_sl_want" ] && [ "$_sl_got" = "$_sl_want" ]
+}
+
 # srpt_load ARGS: the module under test; SRPT_UNDER_TEST=intree picks the
-# distro's in-tree ib_srpt, anything else ours (insmod, never modprobe, so the
-# in-tree one can't be picked by accident).
+# distro's in-tree ib_srpt, anything else ours; both by path (insmod, never
+# modprobe), and the load fails when what got loaded is not that file.
 srpt_load() {
 	modprobe -a configfs target_core_mod ib_core ib_cm rdma_cm || return 1
 	grep -q " /sys/kernel/config configfs" /proc/mounts ||
 		mount -t configfs configfs /sys/kernel/config || return 1
 	if [ "${SRPT_UNDER_TEST:-ours}" = intree ]; then
-		modprobe ib_srpt "$@"
+		_sl_ko=$(intree_ko_path)
+		[ -n "$_sl_ko" ] || { echo "srpt_load: no in-tree ib_srpt" >&2; return 1; }
 	else
-		insmod "${SRPT_KO:-$SRPT_REPO/ib_srpt.ko}" "$@"
+		_sl_ko=${SRPT_KO:-$SRPT_REPO/ib_srpt.ko}
 	fi
+	insmod "$_sl_ko" "$@" || return 1
+	srpt_loaded_is "$_sl_ko" || {
+		echo "srpt_load: the loaded ib_srpt is not $_sl_ko" >&2
+		return 1
+	}
 }
 srpt_unload() { rmmod ib_srpt; }
 

@@ -19,6 +19,15 @@ case $(cat $p/srpt_service_guid) in
 0x[0-9a-f]*) ok "srpt_service_guid readable as hex" ;;
 *) not_ok "srpt_service_guid readable as hex"; diag "$(cat $p/srpt_service_guid)" ;;
 esac
+# srpt_load's identity check tells the two modules apart (issue 26: a
+# comparison that loaded ours twice would pass unseen).
+if ours; then
+	other=$(intree_ko_path) this=${SRPT_KO:-$SRPT_REPO/ib_srpt.ko}
+else
+	other=${SRPT_KO:-$SRPT_REPO/ib_srpt.ko} this=$(intree_ko_path)
+fi
+run_ok "the loaded module is $this (build id)" srpt_loaded_is "$this"
+run_fails "the loaded module is not $other" srpt_loaded_is "$other"
 run_ok "unload" srpt_unload
 
 run_fails "srp_max_req_size=10 refused" srpt_load srp_max_req_size=10

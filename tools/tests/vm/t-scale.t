@@ -14,12 +14,12 @@
 . "$SRPT_REPO/tools/vm/srp.sh"
 probe=$SRPT_REPO/build/srp-probe/srp-probe
 [ -x "$probe" ] || { not_ok "srp-probe built (make tools)"; exit 1; }
-intree_ko=/lib/modules/$(uname -r)/kernel/drivers/infiniband/ulp/srpt/ib_srpt.ko
+intree_ko=$(intree_ko_path)
 n=128
 
 rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
 modprobe -a rdma_ucm ib_uverbs
-[ -f "$intree_ko" ] || { not_ok "in-tree module found ($intree_ko)"; exit 1; }
+[ -n "$intree_ko" ] || { not_ok "in-tree module found"; exit 1; }
 
 mem_available() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
 
