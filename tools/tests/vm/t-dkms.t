@@ -40,13 +40,23 @@ else
 	not_ok "packages $ver built (make deb)"
 	exit 1
 fi
-# same_source: the package holds this checkout's ib_srpt.c (not a stale
-# build/deb/).
+# same_source: every file of the package's module source is this
+# checkout's (not a stale build/deb/); dkms.conf, which dh_dkms writes from
+# debian/ib-srpt-dkms.dkms, aside.  Names what differs.
 same_source() {
-	dpkg-deb --fsys-tarfile "$dkms_deb" |
-		tar -xOf - "./usr/src/ib_srpt-$ver/ib_srpt.c" | cmp - "$SRPT_REPO/ib_srpt.c"
+	_ss_d=/tmp/dkms-src
+	rm -rf $_ss_d && mkdir -p $_ss_d &&
+		dpkg-deb -x "$dkms_deb" $_ss_d || return 1
+	_ss_n=0 _ss_bad=0
+	for _ss_f in $(cd "$_ss_d/usr/src/ib_srpt-$ver" && find . -type f ! -name dkms.conf); do
+		_ss_n=$((_ss_n + 1))
+		cmp -s "$_ss_d/usr/src/ib_srpt-$ver/$_ss_f" "$SRPT_REPO/$_ss_f" ||
+			{ echo "differs from the checkout: $_ss_f"; _ss_bad=1; }
+	done
+	echo "$_ss_n files compared"
+	[ "$_ss_n" -gt 0 ] && [ "$_ss_bad" = 0 ]
 }
-run_ok "ib-srpt-dkms holds this checkout's ib_srpt.c" same_source
+run_ok "ib-srpt-dkms holds this checkout's module source, file by file" same_source
 is "$(modinfo -n ib_srpt 2>&1)" "$intree" "before: modinfo -n ib_srpt is the in-tree module"
 
 # The overlay is thrown away: no man-db index rebuild (minutes under TCG).

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The Device Management agent on a soft-RoCE port, asked by "srp-probe --dm"
 # (libibumad, GMPs with a GRH to QP1) at the port's link-local address, the
-# address of its GID 0 (RoCE v2 over IPv4 does not work: the MAD layer
-# drops every answer, see Documentation/testing.rst; checked as TODO): the
+# address of its GID 0 (RoCE v2 over IPv4 does not work on 6.1: the MAD
+# layer drops every answer, see Documentation/testing.rst; a TODO where the
+# kernel's MAD trace shows the answer received): the
 # IsDM capability bit while the
 # module is loaded; ClassPortInfo, IOUnitInfo, the IOControllerProfile of
 # every slot, ServiceEntries; the ibsrpdm-style login string, which ib_srp
@@ -36,6 +37,54 @@ diag "$RXE_DEV: vendor_id $vendor, vendor_part_id $part, hw_ver $hwver"
 has() {
 	if grep -qxF -- "$2" "$1"; then ok "$3"; else
 		not_ok "$3"; diag "no line '$2' in $1:"; sed 's/^/# /' "$1"; fi
+}
+
+# mad_trace_start: trace every MAD the MAD layer receives (the kernel's
+# ib_mad:ib_mad_recv_done_handler event), from now on.
+trace=/sys/kernel/tracing
+grep -q " $trace tracefs" /proc/mounts || mount -t tracefs tracefs $trace
+mad_trace_start() {
+	echo 0 >$trace/tracing_on
+	: >$trace/trace
+	echo 1 >$trace/events/ib_mad/ib_mad_recv_done_handler/enable
+	echo 1 >$trace/tracing_on
+}
+# mad_trace_getresp: how many Device Management GetResp MADs (class 0x06,
+# method 0x81) the MAD layer received since mad_trace_start; tracing off.
+mad_trace_getresp() {
+	echo 0 >$trace/tracing_on
+	echo 0 >$trace/events/ib_mad/ib_mad_recv_done_handler/enable
+	grep -c 'class 0x06 class_ver 0x[0-9a-f]* method 0x81 ' $trace/trace
+}
+
+# ibcm_login_string STRING: log in over IB CM with the fields of an
+# ibsrpdm-style login string through the test initiator srp_ibcm_ini
+# ($SRPT_IBCM_KO, default the checkout's), with ib_srp's initiator port id
+# (the ACL dm_check made), and check the login response.
+ibcm_login_string() {
+	_il_f() { echo "$1" | tr , '\n' | sed -n "s/^$2=//p"; }
+	_il_dgid=$(_il_f "$1" dgid) _il_sid=$(_il_f "$1" service_id)
+	_il_tpid=$(_il_f "$1" id_ext)$(_il_f "$1" ioc_guid)
+	is "$(_il_f "$1" pkey)" ffff "ours: the login string's pkey is the port's (ffff)"
+	_il_addr=$(echo "$_il_dgid" | sed 's/\(....\)/\1:/g; s/:$//')%veth0
+	_il_ko=${SRPT_IBCM_KO:-$SRPT_REPO/tools/ibcm-initiator/srp_ibcm_ini.ko}
+	grep -q " /sys/kernel/debug debugfs" /proc/mounts ||
+		mount -t debugfs debugfs /sys/kernel/debug
+	if ! insmod "$_il_ko"; then
+		not_ok "ours: test initiator $_il_ko loaded"
+		return
+	fi
+	_il_ctl=/sys/kernel/debug/srp_ibcm_ini
+	if echo "login dst=$_il_addr sid=$_il_sid ini=$(srp_ini_id) tpid=$_il_tpid expect=rsp" \
+		>$_il_ctl/ctl 2>/tmp/dm.ibcm.err &&
+		grep -q '^ok - ' $_il_ctl/out && ! grep -q '^not ok - ' $_il_ctl/out; then
+		ok "ours: the test initiator logs in over IB CM with the login string's dgid, service_id, id_ext and ioc_guid"
+	else
+		not_ok "ours: the test initiator logs in over IB CM with the login string's dgid, service_id, id_ext and ioc_guid"
+		sed 's/^/# /' /tmp/dm.ibcm.err $_il_ctl/out
+	fi
+	echo close >$_il_ctl/ctl 2>/dev/null
+	rmmod srp_ibcm_ini
 }
 
 # dm_check WHO: load the driver WHO (ours, intree), export a ramdisk, ask
@@ -123,26 +172,43 @@ dm_check() {
 		"$who: profile follows the TPG's srp_max_rdma_size (131072)"
 	echo 65536 >"$SRPT_TPG/attrib/srp_max_rdma_size"
 
-	# RoCE v2 over IPv4: the MAD layer drops the answers (core/mad.c
-	# rcv_has_same_gid() reads a GID where the IPv4 header lies).
+	# RoCE v2 over IPv4: on 6.1 the MAD layer drops the answers (core/mad.c
+	# rcv_has_same_gid() reads a GID where the IPv4 header lies).  That
+	# is a known failure (TODO) only when the kernel's MAD trace shows a
+	# Device Management GetResp (class 0x06, method 0x81) received: the
+	# target answered and the initiator's MAD layer dropped it.  No
+	# GetResp received is a failure of the target.
+	mad_trace_start
 	$probe --dm -t 1 $dst >/tmp/dm."$who".v4 2>&1
 	st=$?
+	getresp=$(mad_trace_getresp)
+	what="$who: a query over IPv4 ($dst) answered"
 	if [ $st = 0 ]; then
-		ok "$who: a query over IPv4 ($dst) answered # TODO the MAD layer drops GetResp on RoCE v2 over IPv4"
+		ok "$what"
+	elif [ "$getresp" -gt 0 ]; then
+		not_ok "$what # TODO the MAD layer received $getresp DevMgt GetResp and dropped them (RoCE v2 over IPv4, core/mad.c rcv_has_same_gid())"
+		sed 's/^/# /' /tmp/dm."$who".v4 | tail -n 2
 	else
-		not_ok "$who: a query over IPv4 ($dst) answered # TODO the MAD layer drops GetResp on RoCE v2 over IPv4"
+		not_ok "$what: no DevMgt GetResp reached the MAD layer"
 		sed 's/^/# /' /tmp/dm."$who".v4 | tail -n 2
 	fi
 
-	# Ready to use: ib_srp logs in with it (over RDMA/CM, dest= added).
+	# Ready to use.  ib_srp over RDMA/CM uses the string's id_ext and
+	# ioc_guid (its dgid, pkey and service_id need IB CM, which ib_srp
+	# cannot use on RoCE: dest= added).
 	if echo "$login,dest=$dst:$SRPT_CM_PORT" \
 		>/sys/class/infiniband_srp/srp-"$RXE_DEV"-1/add_target &&
 		disk=$(srp_disk 30); then
-		ok "$who: ib_srp logs in with the login string ($disk)"
+		ok "$who: ib_srp logs in over RDMA/CM with the login string's id_ext and ioc_guid ($disk)"
 	else
-		not_ok "$who: ib_srp logs in with the login string"
+		not_ok "$who: ib_srp logs in over RDMA/CM with the login string's id_ext and ioc_guid"
 	fi
 	run_ok "$who: logout" srp_logout_all
+	# The whole string over IB CM, as an initiator on InfiniBand uses it:
+	# the test initiator connects to its dgid and service_id with its
+	# id_ext and ioc_guid as the target port id (pkey ffff, the one P_Key
+	# of a RoCE port).  The in-tree driver has no IB CM listener on RoCE.
+	[ "$who" = ours ] && ibcm_login_string "$login"
 	[ "$who" = ours ] && run_ok "$who: channel released" srpt_channels_gone 30
 	run_ok "$who: target teardown" srp_export_teardown
 	run_ok "$who: rmmod ib_srpt" rmmod ib_srpt

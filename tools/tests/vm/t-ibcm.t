@@ -50,7 +50,9 @@ ibcm() {
 		*) echo "$_ib_l" ;;
 		esac
 	done </tmp/ibcm.out
-	[ -s /tmp/ibcm.out ] || not_ok "$_ib_label: '$1' reported something"
+	# A command's report is its checks: comments alone are no result.
+	grep -q '^\(not \)\{0,1\}ok - ' /tmp/ibcm.out ||
+		not_ok "$_ib_label: '$1' reported a check"
 }
 
 if [ "${SRPT_UNDER_TEST:-ours}" = intree ]; then

@@ -55,13 +55,17 @@ ip link add veth0 address 52:54:00:12:34:56 type veth peer name veth1
 rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
 # A second IPv6 address, as SLAAC would give on a site-local prefix.
 ip -6 addr add fec0::5054:ff:fe12:3456/64 dev veth0 nodad
-i=0
-while ip -6 addr show dev veth0 | grep -q tentative ||
-	! grep -q '^fec0:' /sys/class/infiniband/rxe0/ports/1/gids/*; do
-	i=$((i + 1))
-	[ $i -le 100 ] || break
-	sleep 0.1
-done
+# shellcheck disable=SC2317 # called through wait_until
+site_gid_ready() {
+	! ip -6 addr show dev veth0 | grep -q tentative &&
+		grep -q '^fec0:' /sys/class/infiniband/rxe0/ports/1/gids/*
+}
+if wait_until 10 site_gid_ready; then
+	ok "the site-local address is a GID of rxe0"
+else
+	not_ok "the site-local address is a GID of rxe0"
+	ip -6 addr show dev veth0 | sed 's/^/# /'
+fi
 srp_initiator_load
 
 target_ids="" ini_ids=""
