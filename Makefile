@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# In the kernel tree (drivers/infiniband/ulp/srpt/) only the kbuild line
-# below is used.  Out of tree this Makefile builds against the headers of
-# KVER and carries the project's targets: see "make help".
+# In a kernel tree (drivers/infiniband/ulp/srpt/) only the kbuild half below
+# is used, from its Kbuild line to the "else": "make kernel-patch" writes it
+# as the in-tree Makefile.  Out of tree this Makefile builds against the
+# headers of KVER and carries the project's targets: see "make help".
 
 ifneq ($(KERNELRELEASE),)
 
@@ -27,7 +28,7 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
 .PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo tools debug-kernel check-debug fuzz \
-	install-src dkms-install dkms-uninstall deb version bench
+	install-src dkms-install dkms-uninstall deb version kernel-patch bench
 
 # The version, written once: SRPT_DRV_VERSION in ib_srpt.h (MODULE_VERSION).
 # dkms.conf and the Debian packages take it from there; debian/changelog
@@ -77,6 +78,15 @@ deb: deps
 version:
 	@echo $(VERSION)
 
+# The patch that puts this driver into a kernel tree in place of its
+# drivers/infiniband/ulp/srpt (tools/kernel-patch.sh), against LINUX: a
+# kernel tree or a linux-source tarball, by default Debian's linux-source
+# of KVER.  Host test t-intree applies it to each Debian kernel's source
+# and builds the module there (tools/intree.sh).
+LINUX ?= /usr/src/linux-source-$(shell echo $(KVER) | sed 's/^\([0-9]*\.[0-9]*\).*/\1/').tar.xz
+kernel-patch:
+	@tools/kernel-patch.sh $(LINUX)
+
 # The userspace SRP initiator srp-probe and the hostile-input suite; the
 # kernel-side IB CM test initiator srp_ibcm_ini.ko (VM tests only).
 tools:
@@ -96,6 +106,8 @@ help:
 	@echo "make deb          Debian packages ib-srpt-dkms, ib-srpt-tools in build/deb/"
 	@echo "make dkms-install DKMS without the package: /usr/src/ib_srpt-VERSION, dkms install"
 	@echo "make dkms-uninstall remove what 'make dkms-install' installed"
+	@echo "make kernel-patch the patch that replaces drivers/infiniband/ulp/srpt in a kernel"
+	@echo "                  tree (LINUX=tree or linux-source tarball; default: KVER's)"
 	@echo "make check        install test dependencies, build, lint, unit and VM tests"
 	@echo "make check-host   only the host-side tests (lint, unit tests, splat check)"
 	@echo "make check-harness only the VM harness's own tests (boots VMs)"
