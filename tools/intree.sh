@@ -13,8 +13,10 @@
 #   tools/intree.sh prepare SERIES       the prepared tree (cached); prints
 #                                        its path as the host sees it
 #   tools/intree.sh build SERIES PATCH   apply PATCH to the prepared tree
-#                                        and build; ib_srpt.ko, the logs and
-#                                        times in build/intree/RELEASE/
+#                                        and build; ib_srpt.ko, its compiler
+#                                        command line (ib_srpt.o.cmd), the
+#                                        logs and times in
+#                                        build/intree/RELEASE/
 #
 # SERIES as in tools/kernels.sh: host (the newest kernel with headers
 # installed, Debian 12's 6.1, source /usr/src/linux-source-X.Y.tar.xz),
@@ -213,6 +215,8 @@ build() {
 	in_root make -j"$jobs" M="$srpt" >"$out/build.log" 2>&1 || rc=1
 	t1=$(date +%s)
 	cp "$h/linux/$srpt/ib_srpt.ko" "$out/" 2>/dev/null || rc=1
+	# The compiler's command line: which features the Makefile's tests found.
+	cp "$h/linux/$srpt/.ib_srpt.o.cmd" "$out/ib_srpt.o.cmd" 2>/dev/null || rc=1
 	restore
 	n=$(grep -c -E 'warning:|error:|WARNING:' "$out/build.log" || true)
 	echo "build $((t1 - t0)) s" >"$out/times"
@@ -228,6 +232,7 @@ series "$2"
 case $cmd in
 available)
 	[ -z "$why_not" ] || { echo "$why_not"; exit 1; }
+	[ "$(id -u)" = 0 ] || { echo "needs root (writes $icache; chroot)"; exit 1; }
 	;;
 info)
 	[ -z "$why_not" ] || die "$why_not"
@@ -235,7 +240,7 @@ info)
 	;;
 prepare|build)
 	[ -z "$why_not" ] || die "$why_not"
-	[ "$(id -u)" = 0 ] || [ -z "$root" ] || die "run as root (chroot)"
+	[ "$(id -u)" = 0 ] || die "run as root (writes $icache; chroot)"
 	if [ "$cmd" = build ]; then
 		[ $# = 3 ] || die "build: name the patch (make kernel-patch)"
 		build "$3"

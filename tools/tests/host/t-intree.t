@@ -6,7 +6,8 @@
 # linux-source-X.Y; tools/kernels.sh source SERIES for the others), the
 # patch made against that kernel applies without fuzz (patch -p1, and git
 # apply agrees), "make M=drivers/infiniband/ulp/srpt" with Debian's config
-# builds ib_srpt.ko there without a warning, and the module is this driver
+# builds ib_srpt.ko there without a warning, the Makefile's feature tests
+# (srpt_compat.h) found what that tree has, and the module is this driver
 # with the vermagic of the kernel's own ib_srpt.ko.  A series whose source
 # is missing is skipped, with the command that fetches it.
 #
@@ -29,6 +30,16 @@ default=$(cat "$tmp/default" 2>/dev/null || true)
 info() { sed -n "s/^$1=//p" "$tmp/info"; }
 # vermagic KO: the module's vermagic.
 vermagic() { /sbin/modinfo -F vermagic "$1"; }
+# features TREE: -DSRPT_HAVE_NAME for each srpt_have test of the Makefile
+# (ccflags-y += $(call srpt_have,HEADER,SYMBOL,NAME)) whose SYMBOL is in
+# TREE's include/HEADER, sorted.
+features() {
+	# shellcheck disable=SC2016 # a literal $(call ...)
+	sed -n 's/^ccflags-y += $(call srpt_have,\([^,]*\),\([^,]*\),\([^)]*\))$/\1 \2 \3/p' Makefile |
+		while read -r _h _sym _name; do
+			! grep -qsw "$_sym" "$1/include/$_h" || echo "-DSRPT_HAVE_$_name"
+		done | sort
+}
 # same_diff A B: the two patches change the same (their headers name where
 # they were made from).
 same_diff() {
@@ -64,10 +75,14 @@ for s in host bpo-6.12 trixie-6.12 trixie-bpo; do
 	check "$s: the patch applies without fuzz and make M=$srpt builds ib_srpt.ko" \
 		tools/intree.sh build "$s" "$patch"
 	t2=$(date +%s)
-	ko=build/intree/$rel/ib_srpt.ko
-	log=build/intree/$rel/build.log
+	out=build/intree/$rel
+	ko=$out/ib_srpt.ko
+	log=$out/build.log
 	check "$s: no compiler or modpost warning" \
 		sh -c "[ -f $log ] && ! grep -E 'warning:|error:|WARNING:' $log"
+	found=$(features "$tree" | xargs)
+	check "$s: the feature tests of the Makefile read the kernel tree: ${found:-none there}" \
+		sh -c "[ -f $out/ib_srpt.o.cmd ] && [ \"\$(grep -o -- '-DSRPT_HAVE_[A-Z_]*' $out/ib_srpt.o.cmd | sort -u | xargs)\" = '$found' ]"
 	check "$s: ib_srpt.ko is this driver ($ver)" \
 		sh -c "[ \"\$(/sbin/modinfo -F version $ko)\" = '$ver' ]"
 	own=$(find "$modules/kernel/$srpt" -name 'ib_srpt.ko*' 2>/dev/null | head -n 1)
