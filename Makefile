@@ -1,10 +1,37 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# In the kernel tree (drivers/infiniband/ulp/srpt/) only the kbuild line
-# below is used.  Out of tree this Makefile builds against the headers of
-# KVER and carries the project's targets: see "make help".
+# In a kernel tree (drivers/infiniband/ulp/srpt/) only the kbuild half below
+# is used, from its Kbuild line to the "else": "make kernel-patch" writes it
+# as the in-tree Makefile.  Out of tree this Makefile builds against the
+# headers of KVER and carries the project's targets: see "make help".
+
+# The kernels the driver supports: Linux SRPT_KERNEL_MIN (Debian 12's) and
+# later.  SRPT_KERNELS_TESTED are the series its tests build for
+# (tools/kernels.sh: Debian 12, bookworm-backports, Debian 13,
+# trixie-backports).  "make deb" states both.
+SRPT_KERNEL_MIN := 6.1
+SRPT_KERNELS_TESTED := 6.1 6.12 7.3
 
 ifneq ($(KERNELRELEASE),)
+
+# Out of tree (DKMS, "make"), a kernel the driver cannot be built for stops
+# the build here with one line, not a page of compiler errors: one older
+# than SRPT_KERNEL_MIN, or whose headers lack what the driver needs: the
+# headers the feature tests below read, with alloc_workqueue() and LIO's
+# target_submit_prep() (Linux 5.13) in them (without those headers the
+# tests would find every feature absent).  "make clean" is not stopped.
+srpt_older = $(shell printf '%s\n' $(1) $(2) | sort -C -V || echo y)
+srpt_needs = $(if $(shell grep -qsw '$(2)' $(srctree)/include/$(1) && echo y),,$(2) in include/$(1))
+srpt_lacks := $(strip $(call srpt_needs,linux/workqueue.h,alloc_workqueue) \
+	$(call srpt_needs,target/target_core_fabric.h,target_submit_prep))
+ifeq ($(filter __clean,$(PHONY)),)
+ifeq ($(call srpt_older,$(SRPT_KERNEL_MIN),$(VERSION).$(PATCHLEVEL)),y)
+$(error ib_srpt: kernel $(KERNELRELEASE) (Linux $(VERSION).$(PATCHLEVEL)) is not supported: the driver needs Linux $(SRPT_KERNEL_MIN) or later (tested: $(SRPT_KERNELS_TESTED)))
+endif
+ifneq ($(srpt_lacks),)
+$(error ib_srpt: kernel $(KERNELRELEASE) is not supported: its headers ($(srctree)) lack $(srpt_lacks))
+endif
+endif
 
 obj-$(CONFIG_INFINIBAND_SRPT)	+= ib_srpt.o
 
@@ -27,7 +54,7 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
 .PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo tools debug-kernel check-debug fuzz \
-	install-src dkms-install dkms-uninstall deb version bench
+	install-src dkms-install dkms-uninstall deb version kernels kernel-patch bench
 
 # The version, written once: SRPT_DRV_VERSION in ib_srpt.h (MODULE_VERSION).
 # dkms.conf and the Debian packages take it from there; debian/changelog
@@ -77,6 +104,18 @@ deb: deps
 version:
 	@echo $(VERSION)
 
+kernels:
+	@echo "Linux $(SRPT_KERNEL_MIN) and later (older kernels stop the build); tested: $(SRPT_KERNELS_TESTED)"
+
+# The patch that puts this driver into a kernel tree in place of its
+# drivers/infiniband/ulp/srpt (tools/kernel-patch.sh), against LINUX: a
+# kernel tree or a linux-source tarball, by default Debian's linux-source
+# of KVER.  Host test t-intree applies it to each Debian kernel's source
+# and builds the module there (tools/intree.sh).
+LINUX ?= /usr/src/linux-source-$(shell echo $(KVER) | sed 's/^\([0-9]*\.[0-9]*\).*/\1/').tar.xz
+kernel-patch:
+	@tools/kernel-patch.sh $(LINUX)
+
 # The userspace SRP initiator srp-probe and the hostile-input suite; the
 # kernel-side IB CM test initiator srp_ibcm_ini.ko (VM tests only).
 tools:
@@ -96,6 +135,9 @@ help:
 	@echo "make deb          Debian packages ib-srpt-dkms, ib-srpt-tools in build/deb/"
 	@echo "make dkms-install DKMS without the package: /usr/src/ib_srpt-VERSION, dkms install"
 	@echo "make dkms-uninstall remove what 'make dkms-install' installed"
+	@echo "make kernel-patch the patch that replaces drivers/infiniband/ulp/srpt in a kernel"
+	@echo "                  tree (LINUX=tree or linux-source tarball; default: KVER's)"
+	@echo "make kernels      the kernels the driver supports"
 	@echo "make check        install test dependencies, build, lint, unit and VM tests"
 	@echo "make check-host   only the host-side tests (lint, unit tests, splat check)"
 	@echo "make check-harness only the VM harness's own tests (boots VMs)"

@@ -5,7 +5,8 @@
 # with dpkg-buildpackage -us -uc -b from a copy of the tree (without build/,
 # .git and what .gitignore names) in build/deb/ib-srpt-VERSION, so the
 # .debs, .buildinfo and .changes land in build/deb/ and the checkout stays
-# clean.  Prints the paths of the .debs last.
+# clean.  Prints the kernels the module builds for ("make kernels": DKMS
+# stops with a message on an older one) and the paths of the .debs last.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,4 +25,5 @@ tar -C "$top" --exclude=./build --exclude-vcs --exclude-vcs-ignores -cf - . |
 	exit 1
 }
 rm -rf "$src"
+echo "mkdeb: ib-srpt-dkms $ver builds for $(make -s -C "$top" kernels)"
 ls "$out"/*.deb

@@ -7,7 +7,9 @@
 # /usr/src/ib_srpt-VERSION, dkms.conf) and debian/rules refuses a changelog
 # that names another; the packaged module source builds with dkms.conf's
 # own MAKE line for the kernel DKMS names, and only with that kernel's
-# headers.
+# headers; a kernel the driver does not support (older than "make kernels"
+# names, or headers without what it needs) stops that build with one line
+# saying so, before any compiler runs, and "make deb" states the kernels.
 TAP_DIAG_TAIL=1
 # shellcheck source=tools/tests/host/tap.sh
 . "$(dirname "$0")/tap.sh"
@@ -22,8 +24,16 @@ tools_deb=build/deb/ib-srpt-tools_${ver}_$arch.deb
 
 check "version in ib_srpt.h ($ver) is MODULE_VERSION" \
 	sh -c "[ -n '$ver' ] && grep -q '^MODULE_VERSION(SRPT_DRV_VERSION);' ib_srpt.c"
+kernels=$(make -s kernels)
+min=$(sed -n 's/^SRPT_KERNEL_MIN := //p' Makefile)
+tested=$(sed -n 's/^SRPT_KERNELS_TESTED := //p' Makefile)
 check "make deb (tools/mkdeb.sh) builds ib-srpt-dkms and ib-srpt-tools $ver" \
-	sh -c "tools/mkdeb.sh && [ -f $dkms_deb ] && [ -f $tools_deb ]"
+	sh -c "tools/mkdeb.sh >$tmp/mkdeb 2>&1; rc=\$?; cat $tmp/mkdeb
+		[ \$rc = 0 ] && [ -f $dkms_deb ] && [ -f $tools_deb ]"
+check "make deb states the kernels: $kernels" \
+	sh -c "[ -n '$kernels' ] && grep -F 'builds for $kernels' $tmp/mkdeb &&
+		dpkg-deb -f $dkms_deb Description | tr -s ' \n' ' ' |
+			grep -F 'for Linux $min and later (an older kernel stops the build with a message saying so); tested on $tested.'"
 
 # lintian exits 2 on a tag at or above --fail-on.  Root is fine here.
 check "lintian: no errors" lintian --fail-on error build/deb/ib-srpt_"${ver}"_"$arch".changes
@@ -59,17 +69,18 @@ check "ib-srpt-tools: /usr/sbin/srp-probe runs, man page srp-probe(8)" \
 	sh -c "$tmp/tools/usr/sbin/srp-probe --help >/dev/null &&
 		[ -f $tmp/tools/usr/share/man/man8/srp-probe.8.gz ]"
 
-# dkms_make KERNELVER KERNEL_SOURCE_DIR: dkms.conf's MAKE[0] run the way
-# dkms 3.0 runs it: bash sources dkms.conf with kernelver,
-# kernel_source_dir and dkms_tree set, and runs the command in
-# $dkms_tree/ib_srpt/VERSION/build (a copy of the source) with
-# KERNELRELEASE=kernelver added after "make".
+# dkms_make KERNELVER KERNEL_SOURCE_DIR [MAKEARGS [CMD]]: dkms.conf's
+# MAKE[0] (or CMD: CLEAN) run the way dkms 3.0 runs it: bash sources
+# dkms.conf with kernelver, kernel_source_dir and dkms_tree set, and runs
+# the command in $dkms_tree/ib_srpt/VERSION/build (a copy of the source)
+# with KERNELRELEASE=kernelver (and MAKEARGS, for a test) added after "make".
 dkms_make() {
 	_b=$tmp/dkmstree/ib_srpt/$ver/build
 	rm -rf "$tmp/dkmstree"
 	mkdir -p "$_b" && cp -r "$src"/. "$_b"/ || return 1
-	(cd "$_b" && kernelver=$1 kernel_source_dir=$2 dkms_tree=$tmp/dkmstree bash -c '
-		. ./dkms.conf && eval "${MAKE[0]/#make/make KERNELRELEASE=$kernelver}"')
+	(cd "$_b" && kernelver=$1 kernel_source_dir=$2 dkms_tree=$tmp/dkmstree \
+		args=${3:-} cmd=${4:-'${MAKE[0]}'} bash -c '
+		. ./dkms.conf && eval "c=$cmd" && eval "${c/#make/make KERNELRELEASE=$kernelver $args}"')
 }
 dkms_builds() {
 	dkms_make "$kver" "/lib/modules/$kver/build" || return 1
@@ -89,6 +100,44 @@ if dkms_make 0.0.0-none /nonexistent >"$tmp/out" 2>&1 ||
 else
 	n=$((n + 1)); echo "ok $n - no build without the named kernel's headers"
 fi
+
+# A kernel the driver does not support.  An older one is the installed
+# kernel's headers with kbuild's VERSION and PATCHLEVEL overridden on the
+# make command line (5.10, Debian 11's); one whose headers lack what the
+# driver needs is a kbuild parse of the packaged Makefile with srctree at
+# a copy of the headers' include/ without target_submit_prep().
+# stops_with MESSAGE: the build failed with MESSAGE before any compiler ran
+# (its output, in $tmp/make.out, is the diagnostics).
+stops_with() {
+	cat "$tmp/make.out"
+	grep -qF "$1" "$tmp/make.out" && ! grep -qE 'CC \[M\]|error:|warning:' "$tmp/make.out"
+}
+unsupported_old() {
+	if dkms_make "$kver" "/lib/modules/$kver/build" "VERSION=5 PATCHLEVEL=10" >"$tmp/make.out" 2>&1; then
+		cat "$tmp/make.out"
+		return 1
+	fi
+	stops_with "ib_srpt: kernel $kver (Linux 5.10) is not supported: the driver needs Linux $min or later"
+}
+check "Linux 5.10 (older than $min): dkms.conf's MAKE stops, one line says why, no compiler ran" \
+	unsupported_old
+# shellcheck disable=SC2016 # dkms.conf's variable, expanded by dkms_make
+check "Linux 5.10: dkms.conf's CLEAN still works" \
+	dkms_make "$kver" "/lib/modules/$kver/build" "VERSION=5 PATCHLEVEL=10" '$CLEAN'
+unsupported_headers() {
+	# The headers' common part (srctree), from the include line of theirs.
+	_common=$(sed -n 's,^include \(.*\)/Makefile$,\1,p' "/lib/modules/$kver/build/Makefile" | tail -n 1)
+	rm -rf "$tmp/fake" && mkdir -p "$tmp/fake" && cp -r "$_common/include" "$tmp/fake/" || return 1
+	sed -i 's/target_submit_prep/target_submit_prep_gone/' "$tmp/fake/include/target/target_core_fabric.h"
+	if printf 'parsed:\n\t@echo parsed\n' | make -C "$src" -f Makefile -f - parsed \
+		KERNELRELEASE="$kver" VERSION=6 PATCHLEVEL=1 srctree="$tmp/fake" >"$tmp/make.out" 2>&1; then
+		cat "$tmp/make.out"
+		return 1
+	fi
+	stops_with "ib_srpt: kernel $kver is not supported: its headers ($tmp/fake) lack target_submit_prep in include/target/target_core_fabric.h"
+}
+check "headers without target_submit_prep(): the kbuild half stops, saying what is missing" \
+	unsupported_headers
 
 # debian/rules checks the changelog against ib_srpt.h.
 mkdir -p "$tmp/rules"
