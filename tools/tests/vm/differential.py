@@ -495,9 +495,10 @@ def kernel_running():
     name (6.1.0-57-amd64) does not carry the patch level."""
     try:
         with open("/proc/version") as f:
-            m = re.search(r"Debian (\d+\.\d+\.\d+)", f.read())
+            # the last one: the compiler's comes first ("Debian 12.2.0-14")
+            m = re.findall(r"Debian (\d+\.\d+\.\d+)", f.read())
         if m:
-            return kernel_version(m.group(1))
+            return kernel_version(m[-1])
     except OSError:
         pass
     return kernel_version(os.uname().release)
