@@ -23,6 +23,9 @@ SRPT_UNDER_TEST=$(arg srpt.under)
 [ ! -s /results/env ] || . /results/env
 SRPT_KO=$(arg srpt.ko)
 [ -z "$SRPT_KO" ] || export SRPT_KO
+# vmtest's SRPT_IBCM_KO (the IB CM test initiator t-ibcm loads).
+SRPT_IBCM_KO=$(arg srpt.ibcm)
+[ -z "$SRPT_IBCM_KO" ] || export SRPT_IBCM_KO
 mods=$(arg srpt.modules)
 if [ -n "$mods" ] && [ ! -e "/lib/modules/$(uname -r)" ]; then
 	ln -s "$mods" "/lib/modules/$(uname -r)"
