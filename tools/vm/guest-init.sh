@@ -27,7 +27,9 @@ SRPT_KO=$(arg srpt.ko)
 SRPT_IBCM_KO=$(arg srpt.ibcm)
 [ -z "$SRPT_IBCM_KO" ] || export SRPT_IBCM_KO
 mods=$(arg srpt.modules)
+# (A Debian 13 root, vmtest's SRPT_VM_ROOT, has no /lib/modules at all.)
 if [ -n "$mods" ] && [ ! -e "/lib/modules/$(uname -r)" ]; then
+	mkdir -p /lib/modules
 	ln -s "$mods" "/lib/modules/$(uname -r)"
 fi
 # Every kernel log record, from boot on: the ring buffer wraps when a test
