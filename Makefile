@@ -53,7 +53,7 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 # The IB CM test initiator (tools/ibcm-initiator/), an out-of-tree module.
 KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
-.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree demo tools debug-kernel check-debug fuzz \
+.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree check-kernel-core check-kernels demo tools debug-kernel check-debug fuzz \
 	install-src dkms-install dkms-uninstall deb version kernels kernel-patch bench
 
 # The version, written once: SRPT_DRV_VERSION in ib_srpt.h (MODULE_VERSION).
@@ -143,6 +143,9 @@ help:
 	@echo "make check-harness only the VM harness's own tests (boots VMs)"
 	@echo "make check-vm     only the VM tests (SRPT_UNDER_TEST=intree for the in-tree driver)"
 	@echo "make check-intree the VM tests against the distro's in-tree ib_srpt"
+	@echo "make check-kernel-core SRPT_KERNEL=bpo-6.12|trixie-6.12|trixie-bpo"
+	@echo "                  build hygiene and the core VM tests on that kernel"
+	@echo "make check-kernels make check on 6.1, every VM test on the other kernels (hours)"
 	@echo "make debug-kernel build (once, cached) a KASAN/UBSAN/lockdep/kmemleak kernel"
 	@echo "make check-debug  data-path and hostile VM tests on that kernel (slow)"
 	@echo "make tools        build/srp-probe/: srp-probe (userspace SRP initiator), srp-hostile;"
@@ -177,6 +180,20 @@ check-vm: modules tools
 
 check-intree: tools
 	SRPT_UNDER_TEST=intree tools/check.sh vm
+
+# Debian's other kernels (tools/kernels.sh; issue 25), not part of "make
+# check": SRPT_KERNEL=bpo-6.12|trixie-6.12|trixie-bpo selects one for
+# check-vm and check-kernel-core (fetched, the modules built for it, trixie's
+# booted with a Debian 13 root).  check-kernel-core: build hygiene and the
+# core VM tests on SRPT_KERNEL; check-kernels: "make check" on the host's
+# 6.1, build hygiene and every VM test on each of the others.
+check-kernel-core: deps tools
+	tools/mkdeb.sh
+	tools/check.sh core
+
+check-kernels: deps modules tools
+	tools/mkdeb.sh
+	tools/check.sh kernels
 
 # libFuzzer harnesses of the pure wire code (tools/fuzz/), FUZZ_SECONDS each
 # (FUZZ_HARNESSES="cmd names" limits them); new inputs and crashes go to

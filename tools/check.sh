@@ -5,7 +5,7 @@
 # tests of the pure wire code, the splat check), the VM harness's own tests
 # and VM tests, each set driven by prove.
 #
-#   tools/check.sh all|host|harness|vm
+#   tools/check.sh all|host|harness|vm|kbuild|core|kernels
 #
 # The harness tests (tools/tests/harness/) run on the host but boot VMs
 # through tools/vm/vmtest (a few minutes), so they are a set of their own,
@@ -14,12 +14,24 @@
 #
 # SRPT_UNDER_TEST=intree runs the VM tests against the distro's in-tree
 # ib_srpt instead of ours.  SRPT_VM_TESTS="t-a.t t-b.t" limits the VM tests.
+#
+# Debian's other kernels (issue 25; tools/kernels.sh): SRPT_KERNEL=SERIES
+# (bpo-6.12, trixie-6.12, trixie-bpo; host or unset: the host's 6.1) runs
+# the VM tests on that kernel with this tree's module built for it, trixie's
+# kernels with a Debian 13 root (tools/vm/vmtest).
+#   kbuild   build hygiene on SRPT_KERNEL (tools/tests/kernel/; on the
+#            host's kernel, tools/tests/host/t-build.t)
+#   core     the named core set on SRPT_KERNEL: kbuild, then the VM tests
+#            of $core_tests (SRPT_VM_TESTS overrides them)
+#   kernels  every kernel: "all" on the host's, kbuild and every VM test on
+#            each of the others; the wall time of each
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 what=${1:-all}
 rc=0
+t0=$(date +%s)
 
 run_host() {
 	prove -v tools/tests/host/*.t || rc=1
@@ -27,6 +39,31 @@ run_host() {
 
 run_harness() {
 	prove -v tools/tests/harness/*.t || rc=1
+}
+
+# The core set each of Debian's other kernels runs (issue 25, item 6).
+core_tests="t-load.t t-login.t t-io.t t-differential.t t-ibcm.t t-dkms.t t-lifetimes.t"
+other_kernels="bpo-6.12 trixie-6.12 trixie-bpo"
+
+# kernel_env: for SRPT_KERNEL, what vmtest boots (tools/kernels.sh vmenv:
+# fetched, modules built), once for every test; SRPT_VM_KERNEL already
+# set wins, as in vmtest.
+kernel_env() {
+	case ${SRPT_KERNEL:-host} in host) return 0 ;; esac
+	[ -z "${SRPT_VM_KERNEL:-}" ] || return 0
+	kenv=$(tools/kernels.sh vmenv "$SRPT_KERNEL") || {
+		echo "check: FAILED: kernel $SRPT_KERNEL not ready (tools/kernels.sh vmenv)"
+		return 1
+	}
+	eval "$kenv"
+	echo "check: kernel $SRPT_KERNEL: $SRPT_VM_KERNEL, $SRPT_KO${SRPT_VM_ROOT:+, root $SRPT_VM_ROOT}"
+}
+
+run_kbuild() {
+	case ${SRPT_KERNEL:-host} in
+	host) prove -v tools/tests/host/t-build.t || rc=1 ;;
+	*) prove -v tools/tests/kernel/t-kbuild.t || rc=1 ;;
+	esac
 }
 
 run_vm() {
@@ -37,6 +74,10 @@ run_vm() {
 		rc=1
 		return
 	fi
+	( kernel_env && run_vm_tests ) || rc=1
+}
+
+run_vm_tests() {
 	tests=""
 	for t in ${SRPT_VM_TESTS:-$(ls tools/tests/vm/*.t)}; do
 		case $t in
@@ -45,7 +86,34 @@ run_vm() {
 		esac
 	done
 	# shellcheck disable=SC2086
-	prove -v -e tools/vm/vmtest $tests || rc=1
+	prove -v -e tools/vm/vmtest $tests
+}
+
+run_core() {
+	run_kbuild
+	SRPT_VM_TESTS=${SRPT_VM_TESTS:-$core_tests}
+	run_vm
+}
+
+# Each kernel in turn, whatever the one before gave, each in a run of its
+# own (the VM tests' variables, SRPT_VM_* and SRPT_KO, are each kernel's).
+run_kernels() {
+	summary=
+	kvars="-u SRPT_KERNEL -u SRPT_VM_KERNEL -u SRPT_VM_MODULES -u SRPT_KO -u SRPT_IBCM_KO -u SRPT_VM_ROOT -u SRPT_VM_SHARE"
+	for k in host $other_kernels; do
+		_rc0=$rc rc=0 _t0=$(date +%s)
+		# shellcheck disable=SC2086 # kvars: options of env
+		if [ "$k" = host ]; then
+			env $kvars "$0" all || rc=1
+		else
+			env $kvars SRPT_KERNEL="$k" "$0" kbuild || rc=1
+			env $kvars SRPT_KERNEL="$k" "$0" vm || rc=1
+		fi
+		summary="$summary
+check: $k: $([ $rc = 0 ] && echo passed || echo FAILED), $(($(date +%s) - _t0)) s"
+		[ $rc = 0 ] && rc=$_rc0
+	done
+	echo "$summary"
 }
 
 case $what in
@@ -53,9 +121,14 @@ all) run_host; run_harness; run_vm ;;
 host) run_host ;;
 harness) run_harness ;;
 vm) run_vm ;;
-*) echo "usage: $0 all|host|harness|vm" >&2; exit 2 ;;
+kbuild) run_kbuild ;;
+core) run_core ;;
+kernels) run_kernels ;;
+*) echo "usage: $0 all|host|harness|vm|kbuild|core|kernels" >&2; exit 2 ;;
 esac
 
+[ "$what" = kernels ] ||
+	echo "check: $what on ${SRPT_KERNEL:-host} took $(($(date +%s) - t0)) s"
 if [ $rc -eq 0 ]; then
 	echo "check: all test sets passed"
 else

@@ -15,6 +15,14 @@
 #                                         this tree (default MAKEARG: W=1)
 #                                         into build/kernels/RELEASE/
 #   tools/kernels.sh source SERIES        that kernel's linux-source tarball
+#   tools/kernels.sh root SERIES          the Debian 13 root filesystem the
+#                                         VM tests boot trixie's kernels with
+#                                         ($SRPT_VM_ROOTS/trixie, made once
+#                                         by mmdebstrap); empty for bpo-6.12
+#   tools/kernels.sh vmenv SERIES         what tools/vm/vmtest needs to boot
+#                                         SERIES (SRPT_KERNEL=SERIES), as
+#                                         export lines; builds the modules
+#                                         when a source is newer
 #
 # SERIES:
 #   host         the host's kernel headers (Debian 12's 6.1): build only
@@ -45,6 +53,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${SRPT_KERNELS_CACHE:-/var/cache/ib_srpt/kernels}
 chroot_dir=${SRPT_KERNELS_CHROOT:-/var/cache/ib_srpt/chroot/trixie}
+root_dir=${SRPT_VM_ROOTS:-/var/cache/ib_srpt/root}/trixie
 mirror=${SRPT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 security=${SRPT_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -181,38 +190,65 @@ download() {
 	done
 }
 
+# debian13_ensure DIR VARIANT PKG...: a Debian 13 tree made by mmdebstrap
+# (once) in DIR, with PKG... installed (those missing are added later with
+# the tree's own apt-get).
+debian13_ensure() {
+	_dir=$1 _variant=$2
+	shift 2
+	if [ ! -f "$_dir/.complete" ]; then
+		command -v mmdebstrap >/dev/null ||
+			die "mmdebstrap missing (apt-get install mmdebstrap)"
+		say "mmdebstrap --variant=$_variant trixie into $_dir"
+		rm -rf "$_dir"
+		mkdir -p "$(dirname "$_dir")"
+		mmdebstrap --variant="$_variant" --keyring="$keyring" \
+			--include="$(echo "$*" | tr ' ' ,)" \
+			trixie "$_dir" \
+			"deb $mirror trixie main" \
+			"deb $mirror trixie-backports main" \
+			"deb $security trixie-security main" >&2 ||
+			die "mmdebstrap failed"
+		touch "$_dir/.complete"
+	fi
+	_missing=
+	for _p; do
+		# shellcheck disable=SC2016 # a dpkg-query format
+		chroot "$_dir" dpkg-query -W -f='${Status}\n' "$_p" 2>/dev/null |
+			grep -q 'install ok installed' || _missing="$_missing $_p"
+	done
+	[ -n "$_missing" ] || return 0
+	say "installing into $_dir:$_missing"
+	# shellcheck disable=SC2086 # a list of package names
+	chroot "$_dir" sh -c "apt-get -q update >/dev/null &&
+		DEBIAN_FRONTEND=noninteractive apt-get -q -y install --no-install-recommends $_missing" >&2 ||
+		die "apt-get install in $_dir failed"
+}
+
 # The Debian 13 build chroot (created once), with chroot_base and PKG...
 # installed.  perl: 6.12's W=1 runs scripts/kernel-doc on external modules;
 # sparse: C=1.
 chroot_base="make binutils kmod xz-utils dwarves perl sparse"
 chroot_ensure() {
-	if [ ! -f "$chroot_dir/.complete" ]; then
-		command -v mmdebstrap >/dev/null ||
-			die "mmdebstrap missing (apt-get install mmdebstrap)"
-		say "mmdebstrap trixie into $chroot_dir"
-		rm -rf "$chroot_dir"
-		mkdir -p "$(dirname "$chroot_dir")"
-		mmdebstrap --variant=apt --keyring="$keyring" \
-			--include="$(echo "$chroot_base" | tr ' ' ,)" \
-			trixie "$chroot_dir" \
-			"deb $mirror trixie main" \
-			"deb $mirror trixie-backports main" \
-			"deb $security trixie-security main" >&2 ||
-			die "mmdebstrap failed"
-		touch "$chroot_dir/.complete"
-	fi
-	_missing=
-	for _p in $chroot_base "$@"; do
-		# shellcheck disable=SC2016 # a dpkg-query format
-		chroot "$chroot_dir" dpkg-query -W -f='${Status}\n' "$_p" 2>/dev/null |
-			grep -q 'install ok installed' || _missing="$_missing $_p"
-	done
-	[ -n "$_missing" ] || return 0
-	say "installing into the chroot:$_missing"
 	# shellcheck disable=SC2086 # a list of package names
-	chroot "$chroot_dir" sh -c "apt-get -q update >/dev/null &&
-		DEBIAN_FRONTEND=noninteractive apt-get -q -y install --no-install-recommends $_missing" >&2 ||
-		die "apt-get install in the chroot failed"
+	debian13_ensure "$chroot_dir" apt $chroot_base "$@"
+}
+
+# The Debian 13 root filesystem the VM tests boot trixie's kernels with
+# (tools/vm/vmtest, SRPT_VM_ROOT): what the tests run in the guest (the
+# guest side of tools/install-deps.sh) and, for DKMS in the guest (t-dkms),
+# what the series' headers need to build a module (PKG..., as for the
+# chroot).  The headers themselves, the modules, the checkout and its
+# build/ come from the host at their own paths (vmtest shares them).
+# minbase: Priority required too (mawk, which the tests' awk is).
+root_base="python3 kmod iproute2 procps util-linux findutils diffutils file
+	bsdextrautils xz-utils
+	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils infiniband-diags
+	srptools fio sg3-utils targetcli-fb python3-rtslib-fb dbus
+	dkms gcc make binutils perl"
+root_ensure() {
+	# shellcheck disable=SC2086 # a list of package names
+	debian13_ensure "$root_dir" minbase $root_base "$@"
 }
 
 # fetch SERIES: resolve, download, unpack, depmod; a no-op once done.
@@ -281,6 +317,51 @@ chroot_headers() {
 	done
 }
 
+# vmenv SERIES: what tools/vm/vmtest needs to boot SERIES with this tree's
+# modules, as "export NAME='VALUE'" lines (SRPT_KERNEL, see vmtest): the
+# kernel and its modules, ib_srpt.ko and srp_ibcm_ini.ko built for it (again
+# only when a source is newer than the last build), and for trixie's
+# kernels the Debian 13 root and the cache directory of the release, which
+# the guest sees at the same path (its headers, for DKMS in the guest).
+# Nothing for "host": vmtest's defaults are the host's kernel and root.
+vmenv() {
+	[ "$1" != host ] || return 0
+	fetch "$1"
+	load "$1"
+	out=$top/build/kernels/$release
+	stale=
+	if [ -f "$out/ib_srpt.ko" ] && [ -f "$out/srp_ibcm_ini.ko" ]; then
+		# shellcheck disable=SC3013 # dash and bash have -nt
+		stale=$(cd "$top" && module_sources | while IFS= read -r f; do
+			[ ! "$f" -nt "$out/ib_srpt.ko" ] || echo "$f"
+		done)
+	else
+		stale="(not built)"
+	fi
+	if [ -n "$stale" ]; then
+		say "building for $release: $(echo "$stale" | xargs)"
+		nice -n 19 "$0" build "$1" >&2 || die "the build for $release failed ($out/build.log)"
+	fi
+	r=$(vm_root "$1")
+	echo "export SRPT_VM_KERNEL='$vmlinuz'"
+	echo "export SRPT_VM_MODULES='$modules'"
+	echo "export SRPT_KO='$out/ib_srpt.ko'"
+	echo "export SRPT_IBCM_KO='$out/srp_ibcm_ini.ko'"
+	[ -z "$r" ] || echo "export SRPT_VM_ROOT='$r'"
+	echo "export SRPT_VM_SHARE='$cache/$release'"
+}
+
+# vm_root SERIES: the Debian 13 root with what the series' headers need;
+# empty for a series that boots with the host's root (bpo-6.12).
+vm_root() {
+	fetch "$1"
+	load "$1"
+	[ "$chroot" = 1 ] || return 0
+	# shellcheck disable=SC2086 # a list of package names
+	root_ensure $external
+	echo "$root_dir"
+}
+
 # As the Makefile picks it: the newest kernel with headers installed.
 host_release() {
 	find /lib/modules -mindepth 2 -maxdepth 2 -name build 2>/dev/null |
@@ -308,6 +389,17 @@ list() {
 	du -sh "$cache" "$chroot_dir" 2>/dev/null | sed 's/^/    /'
 }
 
+# module_sources: the files of this tree the modules are built from (what
+# DKMS gets, MODULE_SRC, and the IB CM test initiator), relative to $top.
+module_sources() {
+	# shellcheck disable=SC2016 # a make rule
+	printf 'kernels-src:\n\t@echo $(MODULE_SRC)\n' |
+		make -s --no-print-directory -C "$top" -f Makefile -f - kernels-src |
+		tr ' ' '\n'
+	(cd "$top" && find tools/ibcm-initiator -type f ! -name '*.o' ! -name '*.ko' \
+		! -name '*.mod*' ! -name '.*' ! -name Module.symvers ! -name modules.order)
+}
+
 # build SERIES [MAKEARG...]: both modules from a copy of this tree, in
 # build/kernels/RELEASE/ (the copy, the .ko files and build.log).
 build() {
@@ -331,7 +423,6 @@ build() {
 	rm -rf "$out"
 	mkdir -p "$out/src/tools"
 	# What DKMS gets (MODULE_SRC), plus the IB CM test initiator.
-	# shellcheck disable=SC2046 # a list of file names
 	# shellcheck disable=SC2016 # a make rule
 	srcs=$(printf 'kernels-src:\n\t@echo $(MODULE_SRC)\n' |
 		make -s --no-print-directory -C "$top" -f Makefile -f - kernels-src)
@@ -340,11 +431,12 @@ build() {
 	cp -r "$top/tools/ibcm-initiator" "$out/src/tools/"
 	if [ "$s" != host ] && [ "$chroot" = 1 ]; then
 		chroot_headers "$s"
-		src=/build/$rel
+		# per checkout: another tree may build the same release at once
+		src=/build$top/$rel
 		kdir=/usr/src/linux-headers-$rel
 		prefix="chroot $chroot_dir"
 		rm -rf "${chroot_dir:?}$src"
-		mkdir -p "$chroot_dir/build"
+		mkdir -p "$(dirname "$chroot_dir$src")"
 		cp -r "$out/src" "$chroot_dir$src"
 		if ! mountpoint -q "$chroot_dir/proc"; then
 			mount -t proc proc "$chroot_dir/proc"
@@ -371,7 +463,7 @@ build() {
 cmd=${1:-fetch}
 case $cmd in
 fetch) shift $(($# > 0 ? 1 : 0)) ;;
-list|kdir|env|build|source) shift ;;
+list|kdir|env|vmenv|root|build|source) shift ;;
 *) cmd=fetch ;;
 esac
 [ "$(id -u)" = 0 ] || [ "$cmd" = list ] || die "run as root (dpkg-deb, depmod, chroot)"
@@ -402,6 +494,8 @@ env)
 	[ "$chroot" = 0 ] || echo "SRPT_KERNEL_CHROOT=$chroot_dir"
 	;;
 build) build "$@" ;;
+root) vm_root "$1" ;;
+vmenv) vmenv "$1" ;;
 source)
 	fetch "$1"
 	load "$1"

@@ -23,8 +23,13 @@ SRPT_UNDER_TEST=$(arg srpt.under)
 [ ! -s /results/env ] || . /results/env
 SRPT_KO=$(arg srpt.ko)
 [ -z "$SRPT_KO" ] || export SRPT_KO
+# vmtest's SRPT_IBCM_KO (the IB CM test initiator t-ibcm loads).
+SRPT_IBCM_KO=$(arg srpt.ibcm)
+[ -z "$SRPT_IBCM_KO" ] || export SRPT_IBCM_KO
 mods=$(arg srpt.modules)
+# (A Debian 13 root, vmtest's SRPT_VM_ROOT, has no /lib/modules at all.)
 if [ -n "$mods" ] && [ ! -e "/lib/modules/$(uname -r)" ]; then
+	mkdir -p /lib/modules
 	ln -s "$mods" "/lib/modules/$(uname -r)"
 fi
 # Every kernel log record, from boot on: the ring buffer wraps when a test

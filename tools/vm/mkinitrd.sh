@@ -4,6 +4,11 @@
 # modules that mount the host root over 9p with a tmpfs overlay), then
 # switch_root into it and run the guest script named by srpt.init= on the
 # kernel command line.
+# srpt.root=DIR: the root is the host's DIR (a Debian 13 root, vmtest's
+# SRPT_VM_ROOT) instead of the host's /, and each directory of
+# srpt.share=P1,P2,... (parents before children) is the host's own at the
+# same path, with an overlay of its own: the checkout, its build/, the
+# kernel's modules and headers.
 # MODDIR (default /lib/modules/KVER) holds the kernel's modules; those
 # built in (the debug kernel's) are simply not found.
 set -eu
@@ -27,10 +32,18 @@ for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_p
 done
 mount -t 9p -o trans=virtio,version=9p2000.L,ro hostroot /host
 mount -t tmpfs tmpfs /rw; mkdir -p /rw/upper /rw/work
-mount -t overlay overlay -o lowerdir=/host,upperdir=/rw/upper,workdir=/rw/work /newroot
+arg() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+root=$(arg srpt.root)
+mount -t overlay overlay -o lowerdir=/host$root,upperdir=/rw/upper,workdir=/rw/work /newroot
+i=0
+for p in $(arg srpt.share | tr , ' '); do
+	i=$((i + 1))
+	mkdir -p /rw/share$i/upper /rw/share$i/work /newroot$p
+	mount -t overlay overlay -o lowerdir=/host$p,upperdir=/rw/share$i/upper,workdir=/rw/share$i/work /newroot$p
+done
 mkdir -p /newroot/results
 mount -t 9p -o trans=virtio,version=9p2000.L results /newroot/results
-init=$(sed -n 's/.*srpt.init=\([^ ]*\).*/\1/p' /proc/cmdline)
+init=$(arg srpt.init)
 umount /proc /sys; umount /dev
 exec switch_root /newroot "$init"
 EOI

@@ -17,7 +17,7 @@
 # it, the one check is that its service id is unknown on RoCE.
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
-ko=$SRPT_REPO/tools/ibcm-initiator/srp_ibcm_ini.ko
+ko=${SRPT_IBCM_KO:-$SRPT_REPO/tools/ibcm-initiator/srp_ibcm_ini.ko}
 [ -f "$ko" ] || { not_ok "srp_ibcm_ini.ko built (make tools)"; exit 1; }
 
 rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
