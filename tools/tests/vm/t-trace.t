@@ -4,11 +4,13 @@
 # Trace events (srpt_trace.h, issue 27): the ten events of the ib_srpt
 # system are in tracefs and perf's list; a login refused for want of a
 # node ACL shows its reason and the port ids; between two trace markers
-# around a fio run of known size through ib_srp, the SRP_CMD and response
-# events equal the I/Os fio issued, which the disk's own counters confirm,
-# with the right opcode, direction, length and status; a small send queue
-# shows its full/resume pairs, and the count the channel's release event
-# carries; a LUN reset (sg_reset -d) shows as a TMF and its response; an
+# around fio runs of known size through ib_srp, the SRP_CMD and response
+# events equal the commands the disk's own counters say the initiator
+# sent, with the right opcode, direction and status, their lengths add up
+# to fio's bytes, and at 4 KiB they equal the I/Os fio issued (at 256 KiB
+# the block layer splits I/Os at the disk's segment limit); a 32-entry
+# send queue shows its full/resume pairs, and the count the channel's
+# release event carries; a LUN reset (sg_reset -d) shows as a TMF and its response; an
 # RDMA READ with a wrong key (srp-hostile) as a work completion error; a
 # logout as the channel's states in order; with the events disabled a
 # login, fio and logout write nothing.
@@ -100,9 +102,9 @@ fi
 wait_until 10 grep -q "srpt_ch_state: ch $ch .*: connecting -> live" $T/trace
 run_ok "channel $ch: connecting -> live" grep -q "srpt_ch_state: ch $ch .*: connecting -> live" $T/trace
 
-# 4. fio of known size.  No merging, so that each I/O fio issues is one
-#    SCSI command; the disk's counters (/sys/block/X/stat: reads, writes,
-#    discards, flushes completed) count what the initiator sent.
+# 4. fio of known size.  No merging, so that each 4 KiB I/O fio issues is
+#    one SCSI command; the disk's counters (/sys/block/X/stat: reads,
+#    writes, discards, flushes completed) count what the initiator sent.
 dev=${disk#/dev/}
 echo 2 >/sys/block/"$dev"/queue/nomerges
 command -v udevadm >/dev/null && udevadm settle 2>/dev/null
@@ -126,24 +128,32 @@ fio_counted() {
 	set -- $_s0 $_s1
 	d_r=$(($4 - $1)) d_w=$(($5 - $2)) d_o=$(($6 - $3))
 }
-# check_io NAME BS-BYTES OPREAD OPWRITE: the events between NAME's markers.
+# check_io NAME BS-BYTES OPREAD OPWRITE: the events between NAME's markers
+# against what the initiator sent (the disk's counters) and what fio did
+# (its bytes: the block layer may split an I/O into several commands).
 check_io() {
 	tr_between "$1 start" "$1 end" >/tmp/tr."$1"
-	is "$d_r $d_w $d_o" "$fio_r $fio_w 0" \
-		"$1: the disk completed what fio issued ($fio_r reads, $fio_w writes, nothing else)"
-	n=$((fio_r + fio_w))
-	is "$(count ' srpt_cmd_recv: ' /tmp/tr."$1")" "$n" "$1: $n srpt_cmd_recv events"
+	is "$d_o" 0 "$1: the disk completed no discard or flush"
+	n=$((d_r + d_w))
+	is "$(count ' srpt_cmd_recv: ' /tmp/tr."$1")" "$n" \
+		"$1: $n srpt_cmd_recv events, one per command the disk completed"
 	is "$(count ' srpt_rsp_send: ' /tmp/tr."$1")" "$n" "$1: $n srpt_rsp_send events"
-	is "$(count " srpt_cmd_recv: ch $ch tag 0x[0-9a-f]+ lun 0 opcode $3 read $2 bytes, .* err 0\$" /tmp/tr."$1") $(count " srpt_cmd_recv: ch $ch tag 0x[0-9a-f]+ lun 0 opcode $4 write $2 bytes, .* err 0\$" /tmp/tr."$1")" \
-		"$fio_r $fio_w" "$1: commands: opcode $3 read $2 bytes x $fio_r, opcode $4 write $2 bytes x $fio_w"
-	is "$(count " srpt_rsp_send: ch $ch tag 0x[0-9a-f]+ lun 0 opcode $3 read $2 bytes after DATA-IN: status GOOD sense 0/00/00 resid 0 flags 0x00 tmf 0 " /tmp/tr."$1") $(count " srpt_rsp_send: ch $ch tag 0x[0-9a-f]+ lun 0 opcode $4 write $2 bytes: status GOOD sense 0/00/00 resid 0 flags 0x00 tmf 0 " /tmp/tr."$1")" \
-		"$fio_r $fio_w" "$1: responses: GOOD, DATA-IN before those of the reads"
+	is "$(count " srpt_cmd_recv: ch $ch tag 0x[0-9a-f]+ lun 0 opcode $3 read [0-9]+ bytes, .* err 0\$" /tmp/tr."$1") $(count " srpt_cmd_recv: ch $ch tag 0x[0-9a-f]+ lun 0 opcode $4 write [0-9]+ bytes, .* err 0\$" /tmp/tr."$1")" \
+		"$d_r $d_w" "$1: commands: $d_r of opcode $3 (read), $d_w of opcode $4 (write)"
+	# shellcheck disable=SC2016 # awk's $i
+	sum='{ for (i = 1; i < NF; i++) if ($(i + 1) == "bytes,") s += $i } END { print s + 0 }'
+	is "$(grep " srpt_cmd_recv: .* read " /tmp/tr."$1" | awk "$sum") $(grep " srpt_cmd_recv: .* write " /tmp/tr."$1" | awk "$sum")" \
+		"$((fio_r * $2)) $((fio_w * $2))" "$1: their data lengths add up to fio's bytes read and written"
+	is "$(count " srpt_rsp_send: ch $ch tag 0x[0-9a-f]+ lun 0 opcode $3 read [0-9]+ bytes after DATA-IN: status GOOD sense 0/00/00 resid 0 flags 0x00 tmf 0 " /tmp/tr."$1") $(count " srpt_rsp_send: ch $ch tag 0x[0-9a-f]+ lun 0 opcode $4 write [0-9]+ bytes: status GOOD sense 0/00/00 resid 0 flags 0x00 tmf 0 " /tmp/tr."$1")" \
+		"$d_r $d_w" "$1: responses: GOOD, DATA-IN before those of the reads"
 	sed -n 's/.* srpt_cmd_recv: ch \([0-9]*\) tag \(0x[0-9a-f]*\) .*/\1 \2/p' /tmp/tr."$1" | sort >/tmp/tags.cmd
 	sed -n 's/.* srpt_rsp_send: ch \([0-9]*\) tag \(0x[0-9a-f]*\) .*/\1 \2/p' /tmp/tr."$1" | sort >/tmp/tags.rsp
 	run_ok "$1: each command's tag has one response" cmp /tmp/tags.cmd /tmp/tags.rsp
 }
 if fio_counted small 4k 8m 32; then
 	ok "fio: 4 KiB random reads and writes, 8 MiB, 32 in flight ($fio_r + $fio_w I/Os)"
+	# One 4 KiB I/O is one command: the events equal fio's I/Os.
+	is "$d_r $d_w" "$fio_r $fio_w" "small: the disk completed the I/Os fio issued, no more"
 	check_io small 4096 0x28 0x2a
 else
 	not_ok "fio: 4 KiB random reads and writes"
@@ -153,6 +163,10 @@ fi
 #    each wait is resumed, none is lost.
 if fio_counted large 256k 32m 16; then
 	ok "fio: 256 KiB random reads and writes, 32 MiB, 16 in flight ($fio_r + $fio_w I/Os)"
+	# The block layer splits a 256 KiB direct I/O whose pages are not
+	# contiguous at the disk's segment limit: more commands than I/Os.
+	q=/sys/block/$dev/queue
+	diag "large: fio issued $fio_r + $fio_w I/Os, the disk completed $d_r + $d_w (max_segments $(cat "$q"/max_segments), max_segment_size $(cat "$q"/max_segment_size), max_sectors_kb $(cat "$q"/max_sectors_kb))"
 	check_io large 262144 0x28 0x2a
 	full=$(count " srpt_sq_full: ch $ch " /tmp/tr.large)
 	resume=$(count " srpt_sq_resume: ch $ch " /tmp/tr.large)
