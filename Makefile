@@ -35,6 +35,10 @@ endif
 
 obj-$(CONFIG_INFINIBAND_SRPT)	+= ib_srpt.o
 
+# The trace events (srpt_trace.h): define_trace.h includes the header by
+# its TRACE_INCLUDE_PATH, "." here, which must find it in this directory.
+CFLAGS_ib_srpt.o := -I$(src)
+
 # Kernel features srpt_compat.h adapts to, found in the kernel's own
 # headers (not by version): $(srctree)/include holds them in a kernel tree
 # and in Debian's split headers alike (the -common package).
@@ -62,7 +66,7 @@ KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 VERSION := $(shell sed -n 's/^\#define SRPT_DRV_VERSION "\(.*\)"$$/\1/p' $(SRC)/ib_srpt.h)
 # What DKMS builds from (/usr/src/ib_srpt-VERSION).
 MODULE_SRC := Makefile Kconfig ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h \
-	srpt_compat.h
+	srpt_compat.h srpt_trace.h
 
 all: modules
 

@@ -40,6 +40,9 @@
 #include "srpt_compat.h"
 #include "srpt_mad.h"
 
+#define CREATE_TRACE_POINTS
+#include "srpt_trace.h"
+
 MODULE_AUTHOR("The ib_srpt authors");
 MODULE_DESCRIPTION("SCSI RDMA Protocol target driver");
 MODULE_LICENSE("GPL");
@@ -771,6 +774,22 @@ static inline struct ib_device *srpt_ch_dev(const struct srpt_rdma_ch *ch)
 }
 
 /**
+ * srpt_ch_set_state() - move a channel to its next state
+ * @ch: channel.
+ * @state: new state, past the current one (channels only move forward).
+ *
+ * Every change of ch->state after srpt_ch_new() goes through here, so that
+ * the srpt_ch_state trace event sees each one.
+ */
+static void srpt_ch_set_state(struct srpt_rdma_ch *ch,
+			      enum srpt_ch_state state)
+{
+	lockdep_assert_held(&ch->lock);
+	trace_srpt_ch_state(ch, ch->state, state);
+	WRITE_ONCE(ch->state, state);
+}
+
+/**
  * srpt_post_recv() - post one receive buffer
  * @ch: channel.
  * @r: receive buffer.
@@ -1127,6 +1146,7 @@ static void srpt_sq_post(struct srpt_cmd *cmd, enum srpt_sq_op op, u32 nwrs)
 		cmd->sq_wrs = nwrs;
 		list_add_tail(&cmd->sq_entry, &ch->sq_wait);
 		WRITE_ONCE(ch->sq_waits, ch->sq_waits + 1);
+		trace_srpt_sq_full(cmd, op, nwrs, ch->sq_avail);
 	} else {
 		ch->sq_avail -= nwrs;
 		cmd->sq_wrs = nwrs;
@@ -1162,6 +1182,8 @@ static void srpt_sq_complete(struct srpt_rdma_ch *ch, u32 nwrs)
 			break;
 		list_del(&cmd->sq_entry);
 		ch->sq_avail -= cmd->sq_wrs;
+		trace_srpt_sq_resume(cmd, cmd->sq_op, cmd->sq_wrs,
+				     ch->sq_avail);
 		if (srpt_sq_issue(cmd, cmd->sq_op)) {
 			ch->sq_avail += cmd->sq_wrs;
 			list_add_tail(&cmd->sq_entry, &failed);
@@ -1207,6 +1229,8 @@ static void srpt_send_rsp(struct srpt_cmd *cmd, struct srpt_rsp_info *info,
 	struct srpt_rdma_ch *ch = cmd->ch;
 	u32 nwrs = 1;
 
+	/* While the IU (and the CDB in it) is still ours. */
+	trace_srpt_rsp_send(cmd, info, with_data);
 	srpt_set_cmd_state(cmd, SRPT_CMD_RSP);
 	srpt_cmd_release_recv(cmd);
 	info->tag = cmd->tag;
@@ -1537,6 +1561,7 @@ static void srpt_handle_cmd(struct srpt_cmd *cmd)
 		ret = -EFBIG;
 	if (!ret && scsi_command_size(ci->cdb) > ci->cdb_len)
 		ret = -EMSGSIZE;
+	trace_srpt_cmd_recv(cmd, ret);
 	if (ret) {
 		pr_warn_ratelimited("%s: rejected SRP_CMD with tag 0x%llx (%u bytes): %s\n",
 				    ch->name, cmd->tag, r->byte_len,
@@ -1598,7 +1623,9 @@ static void srpt_handle_tmf(struct srpt_cmd *cmd)
 	int tcm, ret;
 
 	cmd->tag = srpt_iu_tag(r->buf);
-	if (srpt_parse_tsk_mgmt(r->buf, r->byte_len, &t)) {
+	ret = srpt_parse_tsk_mgmt(r->buf, r->byte_len, &t);
+	trace_srpt_tmf_recv(cmd, &t, ret);
+	if (ret) {
 		pr_warn_ratelimited("%s: malformed SRP_TSK_MGMT with tag 0x%llx (%u bytes)\n",
 				    ch->name, cmd->tag, r->byte_len);
 		srpt_send_tmf_rsp(cmd, SRPT_TMF_RSP_INVALID_IU);
@@ -1811,9 +1838,11 @@ static void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct srpt_recv *r = container_of(wc->wr_cqe, struct srpt_recv, cqe);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
+		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+			trace_srpt_wc_error(ch, wc, SRPT_TRACE_WC_RECV, 0);
 			pr_info("%s: receive failed: %s\n", ch->name,
 				ib_wc_status_msg(wc->status));
+		}
 		if (r->srq) {
 			r->credit = false;
 			srpt_recv_repost(ch, r);
@@ -1843,10 +1872,13 @@ static void srpt_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	srpt_sq_complete(ch, cmd->sq_wrs);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
+		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+			trace_srpt_wc_error(ch, wc, SRPT_TRACE_WC_RDMA,
+					    cmd->tag);
 			pr_info("%s: RDMA READ of %s for tag 0x%llx failed: %s\n",
 				ch->name, table ? "a descriptor table" : "data",
 				cmd->tag, ib_wc_status_msg(wc->status));
+		}
 		srpt_ch_close(ch);
 		if (table)
 			srpt_finish_rsp(cmd);
@@ -1889,10 +1921,13 @@ static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	srpt_sq_complete(ch, cmd->sq_wrs);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
+		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+			trace_srpt_wc_error(ch, wc, SRPT_TRACE_WC_SEND,
+					    cmd->tag);
 			pr_info("%s: sending the response for tag 0x%llx failed: %s\n",
 				ch->name, cmd->tag,
 				ib_wc_status_msg(wc->status));
+		}
 		srpt_ch_close(ch);
 	}
 	srpt_finish_rsp(cmd);
@@ -2514,7 +2549,7 @@ static bool srpt_ch_close(struct srpt_rdma_ch *ch)
 		spin_unlock_irqrestore(&ch->lock, flags);
 		return false;
 	}
-	ch->state = SRPT_CH_DISCONNECTING;
+	srpt_ch_set_state(ch, SRPT_CH_DISCONNECTING);
 	in_login = ch->login_busy;
 	spin_unlock_irqrestore(&ch->lock, flags);
 
@@ -2674,7 +2709,7 @@ static void srpt_ch_release_work(struct work_struct *work)
 	LIST_HEAD(unserved);
 
 	spin_lock_irqsave(&ch->lock, flags);
-	ch->state = SRPT_CH_DRAINING;
+	srpt_ch_set_state(ch, SRPT_CH_DRAINING);
 	list_splice_init(&ch->sq_wait, &waiting);
 	spin_unlock_irqrestore(&ch->lock, flags);
 
@@ -2698,6 +2733,7 @@ static void srpt_ch_release_work(struct work_struct *work)
 	}
 
 	srpt_ch_end_session(ch);
+	trace_srpt_ch_released(ch);
 	pr_info("%s: released\n", ch->name);
 	srpt_ch_free(ch, true);
 }
@@ -2930,6 +2966,8 @@ enum srpt_acl_match {
  * @acl_name: name of the node ACL that admitted it.
  * @acl_match: why that ACL admitted it.
  * @rsp_flags: multichannel result for the login response.
+ * @why: what made the login path refuse the login, for the
+ *	srpt_login_rejected trace event.
  */
 struct srpt_login_ctx {
 	struct srpt_login_req	req;
@@ -2940,6 +2978,7 @@ struct srpt_login_ctx {
 	char			acl_name[TRANSPORT_IQN_LEN];
 	enum srpt_acl_match	acl_match;
 	u8			rsp_flags;
+	const char		*why;
 };
 
 /**
@@ -3158,10 +3197,12 @@ static void srpt_login_done(struct srpt_rdma_ch *ch, bool accepted)
 	unsigned long flags;
 	bool closed;
 
+	if (accepted)
+		trace_srpt_login_accepted(ch);
 	spin_lock_irqsave(&ch->lock, flags);
 	WRITE_ONCE(ch->login_busy, false);
 	if (!accepted && ch->state < SRPT_CH_DISCONNECTING)
-		ch->state = SRPT_CH_DISCONNECTING;
+		srpt_ch_set_state(ch, SRPT_CH_DISCONNECTING);
 	closed = ch->state >= SRPT_CH_DISCONNECTING;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (closed) {
@@ -3251,6 +3292,9 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 
 	*reason = srpt_check_login(req, &params, &g);
 	if (*reason) {
+		lc->why = *reason == SRPT_REJ_UNABLE_ESTABLISH ?
+			  "invalid login request" :
+			  srpt_login_rej_msg(*reason);
 		pr_warn_ratelimited("login of initiator %s (%s) on %s port %u rejected: %s (IU length %u, max %u; target port id 0x%016llx%016llx, expected 0x%016llx%016llx; buffer formats 0x%x; flags 0x%x)\n",
 				    ini, lc->peer_name,
 				    dev_name(&sdev->device->dev),
@@ -3264,6 +3308,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 		return NULL;
 	}
 	*reason = SRPT_REJ_NO_RESOURCES;
+	lc->why = "out of memory";
 	ch = srpt_ch_new(sport, cm_ops, cm_id, lc->pkey, lc->peer_name);
 	if (!ch)
 		return NULL;
@@ -3274,6 +3319,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	if (sdev->removing) {
 		mutex_unlock(&srpt_dev_mutex);
 		*reason = SRPT_REJ_UNABLE_ESTABLISH;
+		lc->why = "device being removed";
 		kfree(ch);
 		return NULL;
 	}
@@ -3286,6 +3332,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 				    sport->gid_name[0] ? sport->gid_name :
 				    "(none)", ini, ini + 2);
 		*reason = SRPT_REJ_UNABLE_ESTABLISH;
+		lc->why = "no node ACL admits it in an enabled TPG";
 		kfree(ch);
 		return NULL;
 	}
@@ -3297,8 +3344,10 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 		mutex_lock(&sdev->srq_mutex);
 		srq = srpt_srq_get(sdev);
 		mutex_unlock(&sdev->srq_mutex);
-		if (IS_ERR(srq))
+		if (IS_ERR(srq)) {
+			lc->why = "creating the SRQ failed";
 			goto abort;
+		}
 	}
 	ch->id = (u32)atomic_inc_return(&srpt_ch_next_id);
 
@@ -3307,6 +3356,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	if (IS_ERR(sess)) {
 		pr_warn_ratelimited("%s: creating the session failed (%ld)\n",
 				    ch->name, PTR_ERR(sess));
+		lc->why = "creating the session failed";
 		goto abort;
 	}
 	mutex_lock(&srpt_ch_mutex);
@@ -3316,11 +3366,13 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 		pr_info("%s: node ACL %s is being removed; login refused\n",
 			ch->name, lc->acl_name);
 		*reason = SRPT_REJ_UNABLE_ESTABLISH;
+		lc->why = "node ACL being removed";
 		goto abort;
 	}
 
 	/* The response IU size is the TPG's to choose. */
 	g.max_ti_iu_len = attrs.max_rsp_size;
+	lc->why = "creating the QP or receive ring failed";
 	ret = srpt_ch_setup(ch, &g, &attrs, srq);
 	if (ret)
 		goto abort;
@@ -3333,6 +3385,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 		pr_info("%s: closed while logging in; login refused\n",
 			ch->name);
 		*reason = SRPT_REJ_UNABLE_ESTABLISH;
+		lc->why = "closed while logging in";
 		goto abort;
 	}
 	srpt_build_login_rsp(rsp, SRPT_LOGIN_RSP_LEN, req->tag,
@@ -3605,6 +3658,7 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	snprintf(lc->peer_name, sizeof(lc->peer_name), "GID %pI6",
 		 req->primary_path->dgid.raw);
 	lc->pkey = be16_to_cpu(req->primary_path->pkey);
+	lc->why = "malformed login request";
 	if (srpt_parse_login_req(event->private_data,
 				 IB_CM_REQ_PRIVATE_DATA_SIZE, &lc->req)) {
 		pr_warn_ratelimited("IB CM REQ from %s without a valid SRP_LOGIN_REQ rejected\n",
@@ -3612,6 +3666,7 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 		goto reject;
 	}
 
+	lc->why = "device or port not served";
 	sport = srpt_login_port_get(sdev->device, req->port);
 	if (!sport)
 		goto reject;
@@ -3640,6 +3695,11 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	return 0;
 
 reject:
+	trace_srpt_login_rejected(srpt_ib_cm_ops.name, sdev->device, req->port,
+				  lc ? lc->peer_name : NULL,
+				  lc ? lc->req.initiator_port_id : NULL,
+				  lc ? lc->req.target_port_id : NULL, reason,
+				  lc ? lc->why : "out of memory");
 	srpt_build_login_rej(rej, sizeof(rej), lc ? lc->req.tag : 0, reason);
 	ib_send_cm_rej(cm_id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0, rej,
 		       sizeof(rej));
@@ -3669,7 +3729,7 @@ static int srpt_ib_cm_handler(struct ib_cm_id *cm_id,
 	case IB_CM_USER_ESTABLISHED:
 		spin_lock_irqsave(&ch->lock, flags);
 		if (ch->state == SRPT_CH_CONNECTING)
-			ch->state = SRPT_CH_LIVE;
+			srpt_ch_set_state(ch, SRPT_CH_LIVE);
 		spin_unlock_irqrestore(&ch->lock, flags);
 		srpt_ib_cm_report_qp(ch, ch->qp,
 				     event->event == IB_CM_RTU_RECEIVED ?
@@ -3809,6 +3869,7 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 	memcpy(&lc->peer, &cm_id->route.addr.dst_addr, sizeof(lc->peer));
 	memcpy(&lc->local, &cm_id->route.addr.src_addr, sizeof(lc->local));
 	snprintf(lc->peer_name, sizeof(lc->peer_name), "%pISc", &lc->peer);
+	lc->why = "malformed login request";
 	if (srpt_parse_login_req_rdma(peer->private_data,
 				      peer->private_data_len, &lc->req)) {
 		pr_warn_ratelimited("RDMA/CM connect request from %s without a valid SRP_LOGIN_REQ (%u bytes of private data) rejected\n",
@@ -3816,6 +3877,7 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 		goto reject;
 	}
 
+	lc->why = "device or port not served";
 	sport = srpt_login_port_get(dev, cm_id->port_num);
 	if (!sport) {
 		pr_warn_ratelimited("RDMA/CM connect request from %s on an unknown device rejected\n",
@@ -3850,6 +3912,11 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 	return 0;
 
 reject:
+	trace_srpt_login_rejected(srpt_rdma_cm_ops.name, dev, cm_id->port_num,
+				  lc ? lc->peer_name : NULL,
+				  lc ? lc->req.initiator_port_id : NULL,
+				  lc ? lc->req.target_port_id : NULL, reason,
+				  lc ? lc->why : "out of memory");
 	srpt_build_login_rej(rej, sizeof(rej), lc ? lc->req.tag : 0, reason);
 	rdma_reject(cm_id, rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
 	kfree(lc);
@@ -3882,7 +3949,7 @@ static int srpt_rdma_cm_handler(struct rdma_cm_id *cm_id,
 	case RDMA_CM_EVENT_ESTABLISHED:
 		spin_lock_irqsave(&ch->lock, flags);
 		if (ch->state == SRPT_CH_CONNECTING)
-			ch->state = SRPT_CH_LIVE;
+			srpt_ch_set_state(ch, SRPT_CH_LIVE);
 		spin_unlock_irqrestore(&ch->lock, flags);
 		pr_debug("%s: connection established\n", ch->name);
 		break;
