@@ -57,7 +57,7 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 # The IB CM test initiator (tools/ibcm-initiator/), an out-of-tree module.
 KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
-.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree check-kernel-core check-kernels demo tools debug-kernel check-debug fuzz \
+.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree check-kernel-core check-kernels check-kernels-ci demo tools debug-kernel check-debug fuzz \
 	install-src dkms-install dkms-uninstall deb version kernels kernel-patch bench
 
 # The version, written once: SRPT_DRV_VERSION in ib_srpt.h (MODULE_VERSION).
@@ -198,6 +198,18 @@ check-kernel-core: deps tools
 check-kernels: deps modules tools
 	tools/mkdeb.sh
 	tools/check.sh kernels
+
+# What CI runs after "make check" (.ci/run): on bookworm-backports' 6.12
+# (Debian 12 root) and trixie-backports' 7.x (Debian 13 root), module load
+# and parameters, logins, I/O and the drop-in comparison with that kernel's
+# own in-tree ib_srpt.
+CI_KERNELS ?= bpo-6.12 trixie-bpo
+CI_KERNEL_TESTS ?= t-load.t t-login.t t-io.t t-differential.t
+check-kernels-ci: deps tools
+	@rc=0; for k in $(CI_KERNELS); do \
+		echo "check-kernels-ci: $$k: $(CI_KERNEL_TESTS)"; \
+		SRPT_KERNEL=$$k SRPT_VM_TESTS="$(CI_KERNEL_TESTS)" tools/check.sh vm || rc=1; \
+	done; exit $$rc
 
 # libFuzzer harnesses of the pure wire code (tools/fuzz/), FUZZ_SECONDS each
 # (FUZZ_HARNESSES="cmd names" limits them); new inputs and crashes go to

@@ -17,7 +17,8 @@ PKGS="build-essential kmod bc flex bison libelf-dev libssl-dev dwarves
       fio sg3-utils iproute2 util-linux
       clang llvm libclang-rt-14-dev patch
       debhelper dh-dkms dkms lintian shellcheck python3-docutils
-      linux-perf python3-matplotlib"
+      linux-perf python3-matplotlib
+      mmdebstrap debian-archive-keyring"
 
 missing=""
 for p in $PKGS; do
