@@ -134,6 +134,23 @@ srp_lun_add() {
 	mkdir -p "$SRPT_TPG/lun/lun_$1" && ln -s "$2" "$SRPT_TPG/lun/lun_$1/${2##*/}"
 }
 
+# SRP_HOSTILE_ID: the initiator port id the tests give srp-hostile
+# ("hostile" in ASCII, then 1).
+SRP_HOSTILE_ID=0x686f7374696c65000000000000000001
+
+# srp_hostile_setup: for srp-hostile, a node ACL for SRP_HOSTILE_ID in the
+# exported TPG whose LUN 0 is a ramdisk of its own (rd1, LUN 1 of the TPG),
+# and the userspace verbs modules.
+srp_hostile_setup() {
+	mkdir -p "$CFS"/core/rd_mcp_0/rd1 &&
+		echo rd_pages=4096 >"$CFS"/core/rd_mcp_0/rd1/control &&
+		echo 1 >"$CFS"/core/rd_mcp_0/rd1/enable &&
+		srp_lun_add 1 "$CFS"/core/rd_mcp_0/rd1 &&
+		mkdir -p "$SRPT_TPG"/acls/$SRP_HOSTILE_ID/lun_0 &&
+		ln -s "$SRPT_TPG"/lun/lun_1 "$SRPT_TPG"/acls/$SRP_HOSTILE_ID/lun_0/lun_1 &&
+		modprobe -a rdma_ucm ib_uverbs
+}
+
 # srp_initiator_load [ARGS]: ib_srp with ARGS, and sd_mod.
 srp_initiator_load() {
 	modprobe ib_srp "$@" && modprobe sd_mod

@@ -38,17 +38,8 @@ if [ -n "${SRPT_HOSTILE_SRQ:-}" ]; then
 	fi
 fi
 srp_test_begin
-hi=0x686f7374696c65000000000000000001
-hostile_setup() {
-	mkdir -p "$CFS"/core/rd_mcp_0/rd1 &&
-		echo rd_pages=4096 >"$CFS"/core/rd_mcp_0/rd1/control &&
-		echo 1 >"$CFS"/core/rd_mcp_0/rd1/enable &&
-		srp_lun_add 1 "$CFS"/core/rd_mcp_0/rd1 &&
-		mkdir -p "$SRPT_TPG"/acls/$hi/lun_0 &&
-		ln -s "$SRPT_TPG"/lun/lun_1 "$SRPT_TPG"/acls/$hi/lun_0/lun_1 &&
-		modprobe -a rdma_ucm ib_uverbs
-}
-run_ok "hostile initiator's ACL $hi with its own LUN" hostile_setup
+hi=$SRP_HOSTILE_ID
+run_ok "hostile initiator's ACL $hi with its own LUN" srp_hostile_setup
 if [ -n "${SRPT_HOSTILE_SRQ:-}" ]; then
 	echo 1024 >"$SRPT_TPG"/attrib/srp_sq_size
 	echo 1 >"$SRPT_TPG"/attrib/use_srq

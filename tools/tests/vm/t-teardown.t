@@ -47,7 +47,7 @@ fi
 
 rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
 srpt_load || { not_ok "target module loaded"; exit 1; }
-hi=0x686f7374696c65000000000000000001
+hi=$SRP_HOSTILE_ID
 # In this shell, not run_ok's subshell: srp_export_setup sets SRPT_TPG.
 if srp_export_setup && srp_acl $hi && modprobe -a rdma_ucm ib_uverbs; then
 	ok "ramdisk exported, ACL $hi"

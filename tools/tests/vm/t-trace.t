@@ -197,17 +197,8 @@ fi
 
 # 7. An RDMA error: srp-hostile's WRITE whose descriptor has a wrong key;
 #    the target's RDMA READ of its DATA-OUT fails.
-hi=0x686f7374696c65000000000000000001
-hostile_setup() {
-	mkdir -p "$CFS"/core/rd_mcp_0/rd1 &&
-		echo rd_pages=4096 >"$CFS"/core/rd_mcp_0/rd1/control &&
-		echo 1 >"$CFS"/core/rd_mcp_0/rd1/enable &&
-		srp_lun_add 1 "$CFS"/core/rd_mcp_0/rd1 &&
-		mkdir -p "$SRPT_TPG"/acls/$hi/lun_0 &&
-		ln -s "$SRPT_TPG"/lun/lun_1 "$SRPT_TPG"/acls/$hi/lun_0/lun_1 &&
-		modprobe -a rdma_ucm ib_uverbs
-}
-if [ -x "$bin"/srp-hostile ] && hostile_setup; then
+hi=$SRP_HOSTILE_ID
+if [ -x "$bin"/srp-hostile ] && srp_hostile_setup; then
 	tr_mark "rdma start"
 	"$bin"/srp-hostile --id-ext "$g" --initiator-id $hi --lun 0 --sq-size 32 \
 		--channels-cmd "timeout 10 grep -c '^CID: ' $SRPT_TPG/acls/$hi/info" \
