@@ -508,24 +508,23 @@ def kernel_range(text):
     """The kernels an entry's heading names: "(Linux A to B)", "(Linux A
     and later)", "(Linux B and earlier)"; every kernel when there is none.
     Returns (low, high), inclusive, or None for a heading not understood."""
+    def last(v):
+        """The last version an upper bound takes in: "6.12" is every 6.12.y."""
+        k = kernel_version(v)
+        return k if v.count(".") == 2 else (k[0], k[1], 9999)
+
     if not text:
         return ((0, 0, 0), (999, 0, 0))
     v = r"(\d+\.\d+(?:\.\d+)?)"
     m = re.fullmatch(r"\(Linux %s to %s\)" % (v, v), text)
     if m:
-        hi = kernel_version(m.group(2))
-        if m.group(2).count(".") == 1:
-            hi = (hi[0], hi[1], 9999)       # "to 6.12": every 6.12.y
-        return (kernel_version(m.group(1)), hi)
+        return (kernel_version(m.group(1)), last(m.group(2)))
     m = re.fullmatch(r"\(Linux %s and later\)" % v, text)
     if m:
         return (kernel_version(m.group(1)), (999, 0, 0))
     m = re.fullmatch(r"\(Linux %s and earlier\)" % v, text)
     if m:
-        hi = kernel_version(m.group(1))
-        if m.group(1).count(".") == 1:
-            hi = (hi[0], hi[1], 9999)
-        return ((0, 0, 0), hi)
+        return ((0, 0, 0), last(m.group(1)))
     return None
 
 
