@@ -353,11 +353,13 @@ bg_passes() {
 	fi
 }
 bg_fails() {
+	_bf_t0=$(date +%s)
 	bg_reap "${2:-60}"
+	_bf_t=$(($(date +%s) - _bf_t0))
 	case $bg_rc in
 	running) not_ok "$1 (still running)" ;;
 	0) not_ok "$1 (fio status 0)" ;;
-	*) ok "$1 (fio status $bg_rc)" ;;
+	*) ok "$1 (fio status $bg_rc, ended $_bf_t s into the wait)" ;;
 	esac
 }
 bg_stop() {

@@ -33,7 +33,7 @@ kmsg_mark() { kmsg_sync >&2 && kmsg_count "$1"; }
 #    below): its reconnect_delay is off, the initiator port is removed
 #    while the link is down and a new login follows once rxe0 works again.
 for p in /sys/class/srp_remote_ports/*; do echo off >"$p/reconnect_delay"; done
-bg_fio "$disk" --offset=16m --time_based --runtime=300
+bg_fio "$disk" --offset=16m --time_based --runtime=600
 run_ok "fio has writes in flight" wait_until 30 disk_busy "$disk"
 down_msg="ib_srpt: rxe0 port 1: no longer active (down), its channels are being closed"
 down_n=$(kmsg_mark "$down_msg")
@@ -42,7 +42,12 @@ if ours; then
 	run_ok "the target logs the port down" kmsg_wait_more "$down_msg" "$down_n" 30
 	run_ok "and closes its channels" srpt_channels_are 0 30
 fi
-bg_fails "writes fail within 60 s of the link going down"
+# The initiator learns nothing from the wire (the target's DREQs are sent
+# while the link is down): its writes fail once the SCSI timeout (30 s, or
+# ib_srp's rq_tmo when longer), the aborts and resets and a reconnect
+# attempt (CM retries) have run out, which took from under 30 s to over
+# 60 s here; 240 s bounds that path, well inside fio's 600 s.
+bg_fails "writes fail within 240 s of the link going down" 240
 run_ok "initiator port removed" srp_logout_all
 run_ok "veth0 up" ip link set veth0 up
 # shellcheck disable=SC2016 # expanded by the inner sh
@@ -62,8 +67,10 @@ modprobe -a rdma_ucm ib_uverbs
 rxe_wedged=" # TODO rdma_rxe receives nothing after a MAD was sent while its link was down"
 # probe_login WHEN [STATUS [TODO]]: srp-probe logs in and exits with
 # STATUS (default 0; 3: the target rejected the login).  TODO marks the one
-# known failure, and only when its signature is seen: rxe0 sent packets
-# during the attempt and received none.
+# known failure, and only when its signature is seen: rxe0 received no
+# packet during the attempt, so no request reached the target (whether
+# the wedged device still counts the packets it sends varies: it did here,
+# 3 during the attempt, and a CI run failed with the TODO withheld).
 probe_login() {
 	rx=/sys/class/infiniband/rxe0/ports/1/hw_counters
 	_pl_s0=$(cat $rx/sent_pkts) _pl_r0=$(cat $rx/rcvd_pkts)
@@ -78,10 +85,10 @@ probe_login() {
 		return
 	fi
 	_pl_todo=
-	[ "$_pl_s1" -gt "$_pl_s0" ] && [ "$_pl_r1" = "$_pl_r0" ] && _pl_todo=${3:-}
-	not_ok "$_pl_name (status $_pl_st)$_pl_todo"
+	[ "$_pl_r1" = "$_pl_r0" ] && _pl_todo=${3:-}
+	# The counts go into the name: a CI summary shows only names.
+	not_ok "$_pl_name (status $_pl_st, rxe0 sent $((_pl_s1 - _pl_s0)) and received $((_pl_r1 - _pl_r0)) packets)$_pl_todo"
 	sed 's/^/# /' /tmp/probe.out
-	diag "rxe0 during the attempt: sent_pkts $_pl_s0 -> $_pl_s1, rcvd_pkts $_pl_r0 -> $_pl_r1"
 }
 # rxe_readd: delete and re-add rxe0, and wait for ib_srp's port and the
 # target port binding.
