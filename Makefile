@@ -57,7 +57,7 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 # The IB CM test initiator (tools/ibcm-initiator/), an out-of-tree module.
 KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
-.PHONY: all modules install uninstall clean help deps lint unit check check-host check-harness check-vm check-intree check-kernel-core check-kernels check-kernels-ci demo tools debug-kernel check-debug fuzz \
+.PHONY: all modules install uninstall clean help man deps lint unit check check-host check-harness check-vm check-intree check-kernel-core check-kernels check-kernels-ci demo tools debug-kernel check-debug fuzz \
 	install-src dkms-install dkms-uninstall deb version kernels kernel-patch bench
 
 # The version, written once: SRPT_DRV_VERSION in ib_srpt.h (MODULE_VERSION).
@@ -127,6 +127,11 @@ tools:
 	@test -d "$(KDIR)" || { echo "no kernel headers at $(KDIR): run tools/install-deps.sh or set KVER/KDIR" >&2; exit 1; }
 	$(KBUILD_INI) modules
 
+# The kernel API manual: a section-9 page per kernel-doc comment, in
+# build/man/ (man -l build/man/srpt_init_ch_qp.9).
+man:
+	@tools/kernel-doc.sh --man $(SRC)/build/man
+
 clean:
 	$(KBUILD) clean 2>/dev/null || true
 	$(KBUILD_INI) clean 2>/dev/null || true
@@ -152,6 +157,7 @@ help:
 	@echo "make check-kernels make check on 6.1, every VM test on the other kernels (hours)"
 	@echo "make debug-kernel build (once, cached) a KASAN/UBSAN/lockdep/kmemleak kernel"
 	@echo "make check-debug  data-path and hostile VM tests on that kernel (slow)"
+	@echo "make man          the kernel API manual: section-9 pages from kernel-doc in build/man/"
 	@echo "make tools        build/srp-probe/: srp-probe (userspace SRP initiator), srp-hostile;"
 	@echo "                  tools/ibcm-initiator/srp_ibcm_ini.ko (IB CM test initiator)"
 	@echo "make demo         boot the VM, export a RAM disk, log in with ib_srp, run fio"

@@ -6,7 +6,9 @@
 # without a docutils message; Documentation/ABI/testing/configfs-target-srpt
 # has the kernel's ABI fields (What, Date, KernelVersion, Contact,
 # Description) in every entry and an entry for every configfs attribute
-# the module defines (CONFIGFS_ATTR and CONFIGFS_ATTR_RO in ib_srpt.c).
+# the module defines (CONFIGFS_ATTR and CONFIGFS_ATTR_RO in ib_srpt.c);
+# make man writes a section-9 page per kernel-doc comment, and
+# srpt_init_ch_qp(9) has NAME, SYNOPSIS, ARGUMENTS and DESCRIPTION.
 # shellcheck source=tools/tests/host/tap.sh
 . "$(dirname "$0")/tap.sh"
 
@@ -84,4 +86,47 @@ abi_complete() {
 	[ -z "$_miss" ] || { echo "no ABI entry for:$_miss"; return 1; }
 }
 check "$abi: an entry for every configfs attribute of ib_srpt.c" abi_complete
+
+# The kernel API manual (make man): kernel-doc's section-9 pages, one per
+# documented function, structure or enum.
+# man9_sections PAGE: NAME, SYNOPSIS, ARGUMENTS and DESCRIPTION, in that
+# order, each with text under it.
+man9_sections() {
+	awk '
+	/^\.SH / { h = $0; sub(/^\.SH */, "", h); gsub(/"/, "", h); cur = h; next }
+	cur != "" && NF { body[cur] = 1 }
+	/^\.SH / { next }
+	END {
+		n = split("NAME SYNOPSIS ARGUMENTS DESCRIPTION", want, " ")
+		for (i = 1; i <= n; i++)
+			if (!body[want[i]]) { print "no " want[i] " section with text"; bad = 1 }
+		exit bad
+	}' "$1" || return 1
+	if ! grep '^\.SH ' "$1" | sed 's/^\.SH *//; s/"//g' |
+		grep -xE 'NAME|SYNOPSIS|ARGUMENTS|DESCRIPTION' | tr '\n' ' ' |
+		grep -qx 'NAME SYNOPSIS ARGUMENTS DESCRIPTION '; then
+		echo "sections out of order"
+		return 1
+	fi
+}
+printf '.TH "x" 9\n.SH NAME\nx \\- y\n.SH SYNOPSIS\n.B int x\n.SH "DESCRIPTION"\ntext\n' >"$tmp/noargs.9"
+fails "self-check: a page without ARGUMENTS is refused" man9_sections "$tmp/noargs.9"
+check "make man: kernel-doc writes the pages (tools/kernel-doc.sh --man)" \
+	tools/kernel-doc.sh --man "$tmp/man9"
+check "srpt_init_ch_qp(9) has NAME, SYNOPSIS, ARGUMENTS and DESCRIPTION" \
+	man9_sections "$tmp/man9/srpt_init_ch_qp.9"
+# man9_count: a page for every kernel-doc comment of the sources.
+man9_count() {
+	_c=$(cat ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h srpt_compat.h |
+		grep -c '^[[:space:]]*/\*\*[[:space:]]*$')
+	_p=$(find "$tmp/man9" -name '*.9' | wc -l)
+	echo "$_c kernel-doc comments, $_p pages"
+	[ "$_c" -gt 0 ] && [ "$_c" = "$_p" ]
+}
+check "a section-9 page for every kernel-doc comment" man9_count
+# man9_clean: man formats every page without a warning.
+man9_clean() {
+	for _p in "$tmp"/man9/*.9; do man_clean "$_p" || { echo "$_p"; return 1; }; done
+}
+check "every section-9 page formats without warnings" man9_clean
 echo "1..$n"
