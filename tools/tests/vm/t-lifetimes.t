@@ -13,7 +13,9 @@
 #     for the initiator to log out, and no channel is left behind;
 #  3. TPG disable racing logins: the same;
 #  4. task management (LUN resets) while one channel runs fio verify at the
-#     queue depth of all its credits, every reset while fio runs;
+#     queue depth of all its credits, every reset while fio runs; then
+#     (ours) requests and a LUN RESET that must wait for a command context,
+#     forced with srp-probe --stall, served;
 #  5. RDMA device removal racing logins (srp-probe's): no login may use the
 #     device after it was freed, and no channel is left behind.
 # shellcheck disable=SC2154 # $ini: exported by srp_test_begin
@@ -186,11 +188,8 @@ run_ok "logout" srp_logout_wait
 # 4. LUN resets while one channel keeps every credit busy: ib_srp's queue
 # holds as many commands as the target grants credits.  Each reset must
 # come while fio runs (its pid alive before and after the reset), and fio
-# must verify every block.  Whether a request then waited for a command
-# context (its credit back before its predecessor's context was released)
-# is not a check: that window depends on when the target handles a send
-# completion, and nothing here can force it (Documentation/testing.rst,
-# 2026-12-06).
+# must verify every block.  Whether a request then waits for a command
+# context is up to when the target handles send completions; 4b forces it.
 if srp_login "ch_count=1,queue_size=128" && disk=$(srp_disk 30); then
 	ok "login with one channel and a queue of 128"
 else
@@ -223,6 +222,57 @@ fi
 is "$idle" "" "fio was running before and after each LUN reset"
 is "$bad" "" "every LUN reset succeeded"
 run_ok "logout" srp_logout_wait
+
+# 4b. Requests, a LUN RESET among them, that wait for a command context
+# (ours).  A channel has 128 contexts and grants 126 credits; a credit
+# comes back with the response, the context only once the response's send
+# completed.  srp-probe --stall posts one receive buffer: once it took one
+# response, every later response waits (receiver not ready) on the
+# target's send queue of 16 entries, holding its context.  srp-probe sends
+# a TEST UNIT READY per credit; "built": the target holds 126 contexts
+# and answered more than its send queue takes (the ACL's info: "full N
+# times"), so it owes those credits.  Then three TEST UNIT READYs and a
+# LUN RESET: two take the last contexts, two wait (dyndbg: "no free
+# command context"), "waiting" sees both.  Then
+# srp-probe posts its receive buffers; every request, the LUN RESET too,
+# must be answered.
+if ours; then
+	sq0=$(cat "$at/srp_sq_size")
+	echo 16 >"$at/srp_sq_size" || diag "srp_sq_size 16 not taken"
+	dd=/sys/kernel/debug/dynamic_debug/control
+	[ -e $dd ] || mount -t debugfs debugfs /sys/kernel/debug
+	run_ok "dyndbg: srpt_get_cmd's message on" \
+		sh -c "echo 'module ib_srpt func srpt_get_cmd +p' >$dd"
+	kmsg_sync || diag "kmsg_sync failed"
+	w0=$(kmsg_count "no free command context; a request waits")
+	cat >/tmp/stall-ask <<-EOF
+		#!/bin/sh
+		. "$SRPT_REPO/tools/vm/lib.sh"
+		. "$SRPT_REPO/tools/vm/srp.sh"
+		info=$SRPT_TPG/acls/$ini/info
+		built() {
+			grep -qE "126 commands in progress, .*send queue 16 \\(full [1-9][0-9]* times\\)" "\$info"
+		}
+		waiting() {
+			grep -q "128 commands in progress" "\$info" && kmsg_sync &&
+				[ "\$(kmsg_count "no free command context; a request waits")" -ge $((w0 + 2)) ]
+		}
+		wait_until 60 "\$1" && exit 0
+		echo "# stall-ask \$1: not reached; the ACL's info:"
+		sed 's/^/# /' "\$info"
+		exit 1
+	EOF
+	chmod +x /tmp/stall-ask
+	if out=$("$probe" -q --stall /tmp/stall-ask -l 0 -e "$g" "$SRPT_IP" "$SRPT_CM_PORT" 2>&1); then
+		ok "a TEST UNIT READY and a LUN RESET waited for a command context (all 128 held, 126 by answers not yet taken) and were served"
+	else
+		not_ok "a TEST UNIT READY and a LUN RESET waited for a command context (all 128 held, 126 by answers not yet taken) and were served (srp-probe exit $?)"
+	fi
+	echo "$out" | sed 's/^/# /'
+	echo 'module ib_srpt func srpt_get_cmd -p' >$dd
+	srpt_channels_are 0 30 || diag "srp-probe's channel still there"
+	echo "$sq0" >"$at/srp_sq_size"
+fi
 
 # 5. Device removal racing logins.  A connect request in flight while the
 # device goes away must find it gone, or hold it until the login is
