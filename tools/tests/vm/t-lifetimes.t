@@ -268,7 +268,8 @@ if ours; then
 	else
 		not_ok "a TEST UNIT READY and a LUN RESET waited for a command context (all 128 held, 126 by answers not yet taken) and were served (srp-probe exit $?)"
 	fi
-	echo "$out" | sed 's/^/# /'
+	[ -z "$out" ] || echo "$out" | sed 's/^/# /'
+	kmsg_sync && diag "requests that waited for a command context: $(($(kmsg_count "no free command context; a request waits") - w0))"
 	echo 'module ib_srpt func srpt_get_cmd -p' >$dd
 	srpt_channels_are 0 30 || diag "srp-probe's channel still there"
 	echo "$sq0" >"$at/srp_sq_size"
