@@ -338,10 +338,11 @@ static int stall_ask(struct probe *p, const char *phase)
  * recv_hold); then one TEST UNIT READY per credit granted: the target
  * answers each, and its answers wait for a receive buffer (receiver not
  * ready), every one holding its command context although its credit came
- * back with it.  "CMD built" returns once the target built them all; then
- * three more TEST UNIT READYs and the task management function (--tmf,
- * default LUN RESET) go out within the credits the target owes, more
- * requests than it has command contexts left.  "CMD waiting" returns once
+ * back with it.  "CMD built" returns once the target holds a context for
+ * each and answered enough of them (an SRP target cannot say so to its
+ * initiator); then three more TEST UNIT READYs and the task management
+ * function (--tmf, default LUN RESET) go out within the credits the target
+ * owes, more requests than it has command contexts left.  "CMD waiting" returns once
  * the target shows them waiting; then every receive buffer is posted, and
  * every request must be answered: the TEST UNIT READYs with GOOD, the
  * task management function with FUNCTION COMPLETE.
