@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 enum {
@@ -40,6 +41,7 @@ struct probe {
 	int hold_s;		/* --hold: -1, or seconds to stay logged in */
 	int logins;		/* --logins: that many at once (with --hold) */
 	uint8_t task_attr;	/* --task-attr: SRPI_TASK_* of every command */
+	const char *stall_cmd;	/* --stall: the target's state, asked twice */
 };
 
 static void usage(FILE *f)
@@ -78,6 +80,10 @@ static void usage(FILE *f)
 "                            then log out; with a small buffer (many at once)\n"
 "      --logins N            with --hold: N logins at once (1..1024), one thread\n"
 "                            each; prints how long until the target answered all\n"
+"      --stall CMD           requests that wait at the target for a command\n"
+"                            context, a LUN RESET (or --tmf) among them; CMD\n"
+"                            built|waiting says when the target is there\n"
+"                            (srp-probe.8)\n"
 "  -t, --timeout SEC         per step (default 10)\n"
 "  -q, --quiet               only errors\n"
 "  -v, --verbose             trace every IU\n"
@@ -308,6 +314,99 @@ static int send_tmf(struct probe *p, uint64_t lun)
 	return code == 0 ? EX_OK : EX_TMF;
 }
 
+/* --stall: run "CMD PHASE"; 0 when it exited 0. */
+static int stall_ask(struct probe *p, const char *phase)
+{
+	char *sh;
+	int st;
+
+	if (asprintf(&sh, "%s %s", p->stall_cmd, phase) < 0)
+		return -1;
+	fflush(stdout);
+	st = system(sh);
+	free(sh);
+	if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	fprintf(stderr, "srp-probe: --stall: '%s %s' failed (status 0x%x)\n",
+		p->stall_cmd, phase, st);
+	return -1;
+}
+
+/*
+ * --stall CMD: requests that wait at the target for a command context.
+ * One TEST UNIT READY takes the only receive buffer posted (srpi_opts'
+ * recv_hold); then one TEST UNIT READY per credit granted: the target
+ * answers each, and its answers wait for a receive buffer (receiver not
+ * ready), every one holding its command context although its credit came
+ * back with it.  "CMD built" returns once the target holds a context for
+ * each and answered enough of them (an SRP target cannot say so to its
+ * initiator); then three more TEST UNIT READYs and the task management
+ * function (--tmf, default LUN RESET) go out within the credits the target
+ * owes, more requests than it has command contexts left.  "CMD waiting" returns once
+ * the target shows them waiting; then every receive buffer is posted, and
+ * every request must be answered: the TEST UNIT READYs with GOOD, the
+ * task management function with FUNCTION COMPLETE.
+ */
+static int stall(struct probe *p, uint64_t lun)
+{
+	static uint8_t iu[SRPI_SLOT_SIZE];
+	struct srpi_cmd t = { .lun = lun, .task_attr = p->task_attr,
+			      .cdb_len = 6 };
+	int g = srpi_granted(p->c), n = 0, notgood = 0, i, ret;
+	uint64_t tmf_tag;
+	struct srpi_rsp r;
+	size_t len;
+	uint8_t code;
+
+	/* The one receive buffer; whatever the status (a UNIT ATTENTION). */
+	ret = srpi_scsi(p->c, &t, p->timeout_ms, &r);
+	if (ret)
+		return scsi_failed("TEST UNIT READY", ret, &r, p->c);
+	for (i = 0; i < g + 3; i++) {
+		if (i == g && stall_ask(p, "built"))
+			return EX_SCSI;
+		t.tag = srpi_next_tag(p->c);
+		len = srpi_build_cmd(p->c, iu, sizeof(iu), &t);
+		/* After the grant: within the credits the answers carry. */
+		ret = !len ? -EINVAL : i < g ? srpi_send_credit(p->c, iu, len) :
+		      srpi_send(p->c, iu, len);
+		if (ret)
+			return scsi_failed("TEST UNIT READY", ret, &r, p->c);
+	}
+	tmf_tag = srpi_next_tag(p->c);
+	len = srpi_build_tmf(iu, tmf_tag, lun,
+			     p->tmf >= 0 ? (uint8_t)p->tmf : SRPI_TMF_LUN_RESET,
+			     p->task_tag);
+	ret = srpi_send(p->c, iu, len);
+	if (ret)
+		return scsi_failed("task management", ret, &r, p->c);
+	if (stall_ask(p, "waiting"))
+		return EX_SCSI;
+	if (srpi_recv_release(p->c))
+		return scsi_failed("posting the receive buffers", SRPI_GONE,
+				   &r, p->c);
+	ret = srpi_wait_rsp(p->c, tmf_tag, p->timeout_ms, &r);
+	if (ret)
+		return scsi_failed("task management", ret, &r, p->c);
+	code = r.resp_len >= 4 ? r.resp[3] : 0xff;
+	for (i = 0; i < g + 3; i++) {
+		ret = srpi_wait_rsp(p->c, UINT64_MAX, p->timeout_ms, &r);
+		if (ret)
+			break;
+		n++;
+		notgood += r.status != 0;
+	}
+	if (!p->quiet || n < g + 3 || notgood || code)
+		printf("stall: %d of %d TEST UNIT READYs answered after the wait, %d not GOOD; task management function 0x%02x: response 0x%02x\n",
+		       n, g + 3, notgood,
+		       p->tmf >= 0 ? p->tmf : SRPI_TMF_LUN_RESET, code);
+	if (n < g + 3)
+		return scsi_failed("TEST UNIT READY", ret, &r, p->c);
+	if (notgood)
+		return EX_SCSI;
+	return code == 0 ? EX_OK : EX_TMF;
+}
+
 static int probe(struct probe *p)
 {
 	uint8_t login[SRPI_LOGIN_RDMA_LEN], *d;
@@ -340,6 +439,10 @@ static int probe(struct probe *p)
 	}
 	if (out.rsp_flags & SRPI_RSP_IMMED_SUPP)
 		srpi_set_imm_offset(p->c, p->l.imm_offset);
+	if (p->stall_cmd) {
+		ex = stall(p, p->lun >= 0 ? (uint64_t)p->lun : 0);
+		goto out;
+	}
 	if (p->hold_s >= 0) {
 		/* Logged in: stay so, without SCSI, until told or cut. */
 		fflush(stdout);
@@ -581,7 +684,7 @@ int main(int argc, char **argv)
 		{ "task-tag", 1, NULL, 'K' }, { "timeout", 1, NULL, 't' },
 		{ "quiet", 0, NULL, 'q' }, { "verbose", 0, NULL, 'v' },
 		{ "hold", 1, NULL, 'H' }, { "task-attr", 1, NULL, 'A' },
-		{ "logins", 1, NULL, 'N' },
+		{ "logins", 1, NULL, 'N' }, { "stall", 1, NULL, 'Z' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct probe p = {
@@ -740,6 +843,16 @@ int main(int argc, char **argv)
 			p.o.queue_depth = 4;
 			break;
 		}
+		case 'Z':
+			p.stall_cmd = optarg;
+			/*
+			 * Receive buffers held back (srpi_opts): one, and
+			 * slots for every credit and the requests after.
+			 */
+			p.o.data_size = 64 << 10;
+			p.o.queue_depth = 256;
+			p.o.recv_hold = 1;
+			break;
 		case 'N': {
 			long v = strtol(optarg, &end, 0);
 

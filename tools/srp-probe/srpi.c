@@ -966,6 +966,19 @@ int srpi_send(struct srpi_conn *c, const void *iu, size_t len)
 	}
 }
 
+int srpi_recv_release(struct srpi_conn *c)
+{
+	int i, first = c->recv_hold;
+
+	if (!first)
+		return 0;
+	c->recv_hold = 0;
+	for (i = first; i < c->depth; i++)
+		if (post_recv(c, i))
+			return SRPI_GONE;
+	return 0;
+}
+
 int srpi_send_credit(struct srpi_conn *c, const void *iu, size_t len)
 {
 	long long end = now_ms() + 30000;

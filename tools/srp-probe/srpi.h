@@ -264,6 +264,12 @@ void srpi_close(struct srpi_conn *c);
 void srpi_disconnect(struct srpi_conn *c);
 int srpi_send(struct srpi_conn *c, const void *iu, size_t len);
 int srpi_send_credit(struct srpi_conn *c, const void *iu, size_t len);
+/*
+ * Post every receive buffer an @recv_hold connection held back and repost
+ * from then on: the target's sends that waited (receiver not ready) go on.
+ * 0, or SRPI_GONE when posting failed.
+ */
+int srpi_recv_release(struct srpi_conn *c);
 int srpi_wait_rsp(struct srpi_conn *c, uint64_t tag, int timeout_ms,
 		  struct srpi_rsp *rsp);
 int srpi_wait_gone(struct srpi_conn *c, int timeout_ms);

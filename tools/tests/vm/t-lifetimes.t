@@ -13,8 +13,9 @@
 #     for the initiator to log out, and no channel is left behind;
 #  3. TPG disable racing logins: the same;
 #  4. task management (LUN resets) while one channel runs fio verify at the
-#     queue depth of all its credits, so that requests wait for command
-#     contexts (counted through dyndbg);
+#     queue depth of all its credits, every reset while fio runs; then
+#     (ours) requests and a LUN RESET that must wait for a command context,
+#     forced with srp-probe --stall, served;
 #  5. RDMA device removal racing logins (srp-probe's): no login may use the
 #     device after it was freed, and no channel is left behind.
 # shellcheck disable=SC2154 # $ini: exported by srp_test_begin
@@ -43,14 +44,17 @@ in_time() {
 # wait_bound: the target port is bound to the re-added device again.
 bound_msg="target port 0x$RXE_GID_HEX: bound to $RXE_DEV port 1"
 
-# login_races RACE UNDO: fourteen logins by srp-probe, the userspace
-# initiator, with RACE D run D seconds into each; then no channel may be
-# left, and UNDO D restores what RACE took away.  Of each pair of logins
-# one stays idle once logged in (--hold 60: only the target can end it
-# before that: exit 3 rejected or 7 ended) and one writes and reads back
-# 1 MiB, so that commands are in flight when the channel ends (exit 0 the
-# race came after it, 3, 4 a command failed, 7; 5, data that came back
-# wrong, or anything else fails).  Failures collect in $bad.
+# login_races RACE UNDO: sixteen logins by srp-probe, the userspace
+# initiator, with RACE D run D seconds into each (D "admitted": once
+# srp-probe says the target admitted it); then no channel may be left,
+# and UNDO D restores what RACE took away.  Of each pair of logins one
+# stays idle once logged in (--hold 60: only the target can end it before
+# that: exit 3 rejected or 7 ended) and one writes and reads back 1 MiB,
+# so that commands are in flight when the channel ends (exit 3 rejected;
+# admitted: 0 the race came after it, 4 a command failed, 7 ended; 5, data
+# that came back wrong, or anything else fails).  At least one idle and
+# one writing login must have been admitted: a target that rejects every
+# login ends no channel.  Failures collect in $bad.
 #
 # Not ib_srp: when the target ends an ib_srp channel during its SCSI scan,
 # or refuses the second channel of a login, Debian 6.1's ib_srp removes
@@ -61,25 +65,39 @@ bound_msg="target port 0x$RXE_GID_HEX: bound to $RXE_DEV port 1"
 # and moves data after each set of races (io_after).
 probe=$SRPT_REPO/build/srp-probe/srp-probe
 g=$(srpt_guid16)
+# race_probe hold|write -q|-v: one srp-probe login (-v: its trace too, on
+# stderr, unbuffered: "srpi: sent IU" once a writing login was admitted).
 race_probe() {
 	if [ "$1" = hold ]; then
-		"$probe" -q --hold 60 -e "$g" "$SRPT_IP" "$SRPT_CM_PORT"
+		"$probe" "$2" --hold 60 -e "$g" "$SRPT_IP" "$SRPT_CM_PORT"
 	else
-		"$probe" -q -l 0 -w 2048 -e "$g" "$SRPT_IP" "$SRPT_CM_PORT"
+		"$probe" "$2" -l 0 -w 2048 -e "$g" "$SRPT_IP" "$SRPT_CM_PORT"
 	fi >/tmp/race.out 2>&1
 }
+# admitted_seen: srp-probe's output says the target admitted the login
+# (hold: "login: accepted", flushed before holding; write: a request sent).
+admitted_seen() { grep -qE "^login: accepted|srpi: sent IU" /tmp/race.out; }
 login_races() {
 	bad=
-	for d in 0 0.01 0.02 0.05 0.1 0.2 0.5; do
+	_adm_hold=0 _adm_write=0
+	for d in 0 0.01 0.02 0.05 0.1 0.2 0.5 admitted; do
 		for how in hold write; do
-			race_probe "$how" &
-			_lp=$!
-			sleep "$d"
+			if [ "$d" = admitted ]; then
+				race_probe "$how" -v &
+				_lp=$!
+				wait_until 30 admitted_seen || bad="$bad not-admitted@$how"
+			else
+				race_probe "$how" -q &
+				_lp=$!
+				sleep "$d"
+			fi
 			"$1" "$d"
 			wait "$_lp"
 			_st=$?
 			case $how:$_st in
-			hold:3 | hold:7 | write:0 | write:3 | write:4 | write:7) ;;
+			hold:7) _adm_hold=$((_adm_hold + 1)) ;;
+			write:0 | write:4 | write:7) _adm_write=$((_adm_write + 1)) ;;
+			hold:3 | write:3) ;;
 			*)
 				bad="$bad $how@$d(exit $_st)"
 				sed 's/^/# /' /tmp/race.out
@@ -89,6 +107,9 @@ login_races() {
 			"$2" "$d"
 		done
 	done
+	diag "logins the target admitted: $_adm_hold of 8 idle, $_adm_write of 8 writing"
+	[ "$_adm_hold" -gt 0 ] || bad="$bad no-idle-login-admitted"
+	[ "$_adm_write" -gt 0 ] || bad="$bad no-writing-login-admitted"
 }
 # io_after WHAT SIZE: a login and SIZE of verified 4k I/O after WHAT.
 io_after() {
@@ -111,10 +132,18 @@ for mode in 0 1 0 1; do
 	# check, here they only keep the channels busy.
 	bg_fio "$disk" --time_based --runtime=300
 	wait_until 30 disk_busy "$disk" || bad="$bad idle(srq=$mode)"
+	# Counts from here on: the log file lags (kmsg_sync), and the lines
+	# of the rounds before are in it too.
+	kmsg_sync || bad="$bad kmsg-sync(srq=$mode)"
 	bound_n=$(kmsg_count "$bound_msg")
+	removed_n=$(kmsg_count "ib_srpt: removed $RXE_DEV$")
 	rdma link delete "$RXE_DEV" || bad="$bad delete(srq=$mode)"
-	# The device is gone only once every channel's QP was destroyed.
-	kmsg_text | grep -q "ib_srpt: removed $RXE_DEV" || bad="$bad not-removed(srq=$mode)"
+	# The device is gone only once every channel's QP was destroyed; ours
+	# says so once per removal (the in-tree driver logs nothing then).
+	if ours; then
+		kmsg_wait_more "ib_srpt: removed $RXE_DEV$" "$removed_n" ||
+			bad="$bad not-removed(srq=$mode)"
+	fi
 	bg_stop
 	srp_logout_all || bad="$bad logout(srq=$mode)"
 	rxe_setup || bad="$bad re-add(srq=$mode)"
@@ -144,7 +173,7 @@ acl_back() {
 	srp_acl "$ini" || bad="$bad acl@$1"
 }
 login_races acl_race acl_back
-is "$bad" "" "node ACL removed at 7 points of 14 srp-probe logins (idle and writing): rmdir returns within 20 s, no channel left"
+is "$bad" "" "node ACL removed at 8 points of 16 srp-probe logins (idle and writing, some admitted): rmdir returns within 20 s, no channel left"
 io_after "the ACL races" 4m
 run_ok "logout" srp_logout_wait
 
@@ -152,21 +181,15 @@ run_ok "logout" srp_logout_wait
 tpg_off() { in_time 20 sh -c "echo 0 >'$SRPT_TPG/enable'" || bad="$bad disable@$1"; }
 tpg_on() { echo 1 >"$SRPT_TPG/enable" || bad="$bad enable@$1"; }
 login_races tpg_off tpg_on
-is "$bad" "" "TPG disabled at 7 points of 14 srp-probe logins (idle and writing): within 20 s, no channel left"
+is "$bad" "" "TPG disabled at 8 points of 16 srp-probe logins (idle and writing, some admitted): within 20 s, no channel left"
 io_after "the TPG races" 4m
 run_ok "logout" srp_logout_wait
 
-# 4. LUN resets while one channel keeps every credit busy.  ib_srp's queue
-# holds as many commands as the target grants credits; a request whose
-# credit came back before its predecessor's command context was released
-# waits for a context, and a LUN RESET arriving then is served from that
-# wait.
-if ours; then
-	[ -d /sys/kernel/debug/dynamic_debug ] ||
-		mount -t debugfs debugfs /sys/kernel/debug
-	echo "module ib_srpt func srpt_get_cmd +p" >/sys/kernel/debug/dynamic_debug/control
-fi
-waits0=$(kmsg_count "no free command context; a request waits")
+# 4. LUN resets while one channel keeps every credit busy: ib_srp's queue
+# holds as many commands as the target grants credits.  Each reset must
+# come while fio runs (its pid alive before and after the reset), and fio
+# must verify every block.  Whether a request then waits for a command
+# context is up to when the target handles send completions; 4b forces it.
 if srp_login "ch_count=1,queue_size=128" && disk=$(srp_disk 30); then
 	ok "login with one channel and a queue of 128"
 else
@@ -176,26 +199,81 @@ fio --name=tmf --filename="$disk" --allow_file_create=0 --size=32m --rw=randrw -
 	--ioengine=libaio --iodepth=128 --verify=crc32c --do_verify=1 \
 	--loops=4 --output=/tmp/tmf.out &
 fp=$!
+fio_runs() { kill -0 "$fp" 2>/dev/null; }
 bad=
+idle=
 for i in 1 2 3 4 5 6 7 8; do
 	sleep 1
+	fio_runs || idle="$idle before#$i"
 	sg_reset --device "$disk" >/dev/null 2>&1 || bad="$bad reset#$i"
+	fio_runs || idle="$idle after#$i"
 done
+# How long fio went on after the last reset (a margin to watch, no check).
+_t=0
+while fio_runs; do
+	sleep 1
+	_t=$((_t + 1))
+done
+diag "fio ran about $_t s after the last LUN reset"
 if wait "$fp"; then ok "fio verify at queue depth 128 across 8 LUN resets"; else
 	not_ok "fio verify at queue depth 128 across 8 LUN resets"
 	grep -E "err=|verify|error" /tmp/tmf.out | head -n 10 | sed 's/^/# /'
 fi
+is "$idle" "" "fio was running before and after each LUN reset"
 is "$bad" "" "every LUN reset succeeded"
-if ours; then
-	echo "module ib_srpt func srpt_get_cmd -p" >/sys/kernel/debug/dynamic_debug/control
-	waits=$(($(kmsg_count "no free command context; a request waits") - waits0))
-	if [ "$waits" -gt 0 ]; then
-		ok "requests waited for a command context ($waits times)"
-	else
-		ok "requests waited for a command context # SKIP the window was not hit this run"
-	fi
-fi
 run_ok "logout" srp_logout_wait
+
+# 4b. Requests, a LUN RESET among them, that wait for a command context
+# (ours).  A channel has 128 contexts and grants 126 credits; a credit
+# comes back with the response, the context only once the response's send
+# completed.  srp-probe --stall posts one receive buffer: once it took one
+# response, every later response waits (receiver not ready) on the
+# target's send queue of 16 entries, holding its context.  srp-probe sends
+# a TEST UNIT READY per credit; "built": the target holds 126 contexts
+# and answered more than its send queue takes (the ACL's info: "full N
+# times"), so it owes those credits.  Then three TEST UNIT READYs and a
+# LUN RESET: two take the last contexts, two wait (dyndbg: "no free
+# command context"), "waiting" sees both.  Then
+# srp-probe posts its receive buffers; every request, the LUN RESET too,
+# must be answered.
+if ours; then
+	sq0=$(cat "$at/srp_sq_size")
+	echo 16 >"$at/srp_sq_size" || diag "srp_sq_size 16 not taken"
+	dd=/sys/kernel/debug/dynamic_debug/control
+	[ -e $dd ] || mount -t debugfs debugfs /sys/kernel/debug
+	run_ok "dyndbg: srpt_get_cmd's message on" \
+		sh -c "echo 'module ib_srpt func srpt_get_cmd +p' >$dd"
+	kmsg_sync || diag "kmsg_sync failed"
+	w0=$(kmsg_count "no free command context; a request waits")
+	cat >/tmp/stall-ask <<-EOF
+		#!/bin/sh
+		. "$SRPT_REPO/tools/vm/lib.sh"
+		. "$SRPT_REPO/tools/vm/srp.sh"
+		info=$SRPT_TPG/acls/$ini/info
+		built() {
+			grep -qE "126 commands in progress, .*send queue 16 \\(full [1-9][0-9]* times\\)" "\$info"
+		}
+		waiting() {
+			grep -q "128 commands in progress" "\$info" && kmsg_sync &&
+				[ "\$(kmsg_count "no free command context; a request waits")" -ge $((w0 + 2)) ]
+		}
+		wait_until 60 "\$1" && exit 0
+		echo "# stall-ask \$1: not reached; the ACL's info:"
+		sed 's/^/# /' "\$info"
+		exit 1
+	EOF
+	chmod +x /tmp/stall-ask
+	if out=$("$probe" -q --stall /tmp/stall-ask -l 0 -e "$g" "$SRPT_IP" "$SRPT_CM_PORT" 2>&1); then
+		ok "a TEST UNIT READY and a LUN RESET waited for a command context (all 128 held, 126 by answers not yet taken) and were served"
+	else
+		not_ok "a TEST UNIT READY and a LUN RESET waited for a command context (all 128 held, 126 by answers not yet taken) and were served (srp-probe exit $?)"
+	fi
+	[ -z "$out" ] || echo "$out" | sed 's/^/# /'
+	kmsg_sync && diag "requests that waited for a command context: $(($(kmsg_count "no free command context; a request waits") - w0))"
+	echo 'module ib_srpt func srpt_get_cmd -p' >$dd
+	srpt_channels_are 0 30 || diag "srp-probe's channel still there"
+	echo "$sq0" >"$at/srp_sq_size"
+fi
 
 # 5. Device removal racing logins.  A connect request in flight while the
 # device goes away must find it gone, or hold it until the login is
@@ -216,6 +294,7 @@ for d in 0 0.01 0.02 0.05 0.1 0.2 0.5; do
 		_lp=$!
 		wait_until 30 sent || bad="$bad unsent@$d"
 		sleep "$d"
+		kmsg_sync || bad="$bad kmsg-sync@$d"
 		bound_n=$(kmsg_count "$bound_msg")
 		in_time 30 rdma link delete "$RXE_DEV" || bad="$bad delete@$d"
 		wait "$_lp"
