@@ -241,11 +241,14 @@ chroot_ensure() {
 # chroot).  The headers themselves, the modules, the checkout and its
 # build/ come from the host at their own paths (vmtest shares them).
 # minbase: Priority required too (mawk, which the tests' awk is).
+# openssl: DKMS makes its module signing key with it (without it, DKMS
+# 3.2 installs the module unsigned; Debian 12's host has it, and so does a
+# Debian 13 system with ca-certificates).
 root_base="python3 kmod iproute2 procps util-linux findutils diffutils file
 	bsdextrautils xz-utils
 	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils infiniband-diags
 	srptools fio sg3-utils targetcli-fb python3-rtslib-fb dbus
-	dkms gcc make binutils perl"
+	dkms gcc make binutils perl openssl"
 root_ensure() {
 	# shellcheck disable=SC2086 # a list of package names
 	debian13_ensure "$root_dir" minbase $root_base "$@"
