@@ -44,6 +44,16 @@
 # with the compiler, pahole, kmod and the kbuild packages' own dependencies
 # installed and the headers unpacked at their real paths; proc is mounted
 # for objtool during a build only.
+# Sparse (a build with C=1 or C=2) on 7.x: the kernel's Makefile runs sparse
+# only when scripts/checker-valid.sh says it parses __typeof_unqual__,
+# which 7.x's headers use under __CHECKER__.  Debian's linux-kbuild package
+# lacks that script (the build then says "sparse is not available or not up
+# to date" and checks nothing): it is taken from the series' own
+# linux-source into the chroot's kbuild scripts.  Debian 13's sparse
+# (0.6.4) fails that check, so the build's CHECK is Debian unstable's
+# sparse (0.6.5~rc1 or later; it needs only libc), unpacked from its
+# package into the chroot's /opt/sparse-unstable and fetched with a
+# private apt state of its own ($cache/apt-unstable).
 #
 # A series fetched once stays as it is: a second run is a no-op, with no
 # network access.  SRPT_KERNELS_REFRESH=1 looks for a newer kernel of each
@@ -241,11 +251,14 @@ chroot_ensure() {
 # chroot).  The headers themselves, the modules, the checkout and its
 # build/ come from the host at their own paths (vmtest shares them).
 # minbase: Priority required too (mawk, which the tests' awk is).
+# openssl: DKMS makes its module signing key with it (without it, DKMS
+# 3.2 installs the module unsigned; Debian 12's host has it, and so does a
+# Debian 13 system with ca-certificates).
 root_base="python3 kmod iproute2 procps util-linux findutils diffutils file
 	bsdextrautils xz-utils
 	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils infiniband-diags
 	srptools fio sg3-utils targetcli-fb python3-rtslib-fb dbus
-	dkms gcc make binutils perl"
+	dkms gcc make binutils perl openssl"
 root_ensure() {
 	# shellcheck disable=SC2086 # a list of package names
 	debian13_ensure "$root_dir" minbase $root_base "$@"
@@ -315,6 +328,80 @@ chroot_headers() {
 		case $p in linux-headers-*|linux-kbuild-*|linux-base-*) ;; *) continue ;; esac
 		dpkg-deb -x "$(deb_file "$p" "$version")" "$chroot_dir"
 	done
+}
+
+# source_tarball SERIES: the series' linux-source tarball, fetched once
+# into the cache directory of its release.
+source_tarball() {
+	fetch "$1"
+	load "$1"
+	_src=linux-source-$(echo "$release" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+	if [ ! -f "$cache/$release/usr/src/$_src.tar.xz" ]; then
+		apt_update
+		download "$version" "$_src"
+		dpkg-deb --fsys-tarfile "$(deb_file "$_src" "$version")" |
+			tar -x -C "$cache/$release" "./usr/src/$_src.tar.xz" ||
+			die "unpacking $_src.tar.xz failed"
+	fi
+	echo "$cache/$release/usr/src/$_src.tar.xz"
+}
+
+# unstable_sparse: Debian unstable's sparse, unpacked into the chroot
+# (/opt/sparse-unstable) once; its path there.
+unstable_sparse() {
+	_us=/opt/sparse-unstable
+	if [ ! -x "$chroot_dir$_us/usr/bin/sparse" ]; then
+		(
+			aptdir=$cache/apt-unstable
+			mkdir -p "$aptdir/state/lists/partial" "$aptdir/cache/archives/partial" \
+				"$aptdir/sources.list.d" "$aptdir/preferences.d" "$aptdir/debs"
+			echo "deb [signed-by=$keyring] $mirror unstable main" >"$aptdir/sources.list"
+			: >"$aptdir/preferences"
+			say "apt-get update (Debian unstable, for sparse; private state in $aptdir)"
+			apt_get update >/dev/null || die "apt-get update (unstable) failed"
+			rm -f "$aptdir"/debs/sparse_*.deb
+			(cd "$aptdir/debs" && apt_get download sparse >/dev/null) ||
+				die "apt-get download sparse (unstable) failed"
+			rm -rf "${chroot_dir:?}$_us"
+			mkdir -p "$chroot_dir$_us"
+			dpkg-deb -x "$aptdir"/debs/sparse_*.deb "$chroot_dir$_us" ||
+				die "unpacking unstable's sparse failed"
+			say "unstable's sparse $(dpkg-deb -f "$aptdir"/debs/sparse_*.deb Version) in $chroot_dir$_us"
+		) || return 1
+	fi
+	echo "$_us/usr/bin/sparse"
+}
+
+# sparse_check SERIES: for a build with C= in the chroot, the make argument
+# that names a sparse the series' Makefile accepts (CHECK=..., or nothing
+# when the chroot's own sparse does), after putting the Makefile's
+# scripts/checker-valid.sh in place; says why when there is none (the
+# build then runs without sparse, and says so in its log).
+sparse_check() {
+	load "$1"
+	_mk=$(sed -n 's/^include //p' "$chroot_dir/usr/src/linux-headers-$release/Makefile")
+	grep -q 'scripts/checker-valid\.sh' "$chroot_dir$_mk" 2>/dev/null || return 0
+	_scripts=$(chroot "$chroot_dir" readlink -f "/usr/src/linux-headers-$release/scripts")
+	if [ ! -f "$chroot_dir$_scripts/checker-valid.sh" ]; then
+		_tar=$(source_tarball "$1") || return 0
+		_top=$(basename "$_tar" .tar.xz)
+		say "scripts/checker-valid.sh of $_top into the chroot's $_scripts"
+		_new=$chroot_dir$_scripts/checker-valid.sh.new
+		if ! { tar -xJf "$_tar" -O "$_top/scripts/checker-valid.sh" >"$_new" &&
+			chmod 0755 "$_new" && mv "$_new" "${_new%.new}"; }; then
+			rm -f "$_new"
+			say "no scripts/checker-valid.sh in $_tar: $release builds without sparse"
+			return 0
+		fi
+	fi
+	_valid() { [ "$(chroot "$chroot_dir" "$_scripts/checker-valid.sh" "$1" -m64 2>/dev/null)" = 1 ]; }
+	! _valid sparse || return 0
+	_sp=$(unstable_sparse) || _sp=
+	if [ -n "$_sp" ] && _valid "$_sp"; then
+		echo "CHECK=$_sp"
+		return 0
+	fi
+	say "neither Debian 13's sparse nor unstable's passes $release's scripts/checker-valid.sh: it builds without sparse"
 }
 
 # vmenv SERIES: what tools/vm/vmtest needs to boot SERIES with this tree's
@@ -443,13 +530,18 @@ build() {
 			trap 'umount "$chroot_dir/proc"' EXIT INT TERM
 		fi
 	fi
-	say "building for $rel: make $* modules (ib_srpt, then tools/ibcm-initiator)"
+	# C=1 or C=2: a sparse that the series' Makefile accepts (sparse_check).
+	check=
+	case " $* " in
+	*" C="*) [ -z "$prefix" ] || check=$(sparse_check "$s") ;;
+	esac
+	say "building for $rel: make $*${check:+ $check} modules (ib_srpt, then tools/ibcm-initiator)"
 	rc=0
 	ini=tools/ibcm-initiator
-	# shellcheck disable=SC2086 # prefix is empty or "chroot DIR"
+	# shellcheck disable=SC2086 # prefix is empty or "chroot DIR"; check one word or none
 	{
-		$prefix make -C "$src" KVER="$rel" KDIR="$kdir" "$@" modules || rc=1
-		$prefix make -C "$kdir" M="$src/$ini" "$@" modules || rc=1
+		$prefix make -C "$src" KVER="$rel" KDIR="$kdir" "$@" $check modules || rc=1
+		$prefix make -C "$kdir" M="$src/$ini" "$@" $check modules || rc=1
 	} >"$out/build.log" 2>&1
 	root=
 	[ -z "$prefix" ] || root=$chroot_dir
@@ -496,16 +588,5 @@ env)
 build) build "$@" ;;
 root) vm_root "$1" ;;
 vmenv) vmenv "$1" ;;
-source)
-	fetch "$1"
-	load "$1"
-	src=linux-source-$(echo "$release" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
-	if [ ! -f "$cache/$release/usr/src/$src.tar.xz" ]; then
-		apt_update
-		download "$version" "$src"
-		dpkg-deb --fsys-tarfile "$(deb_file "$src" "$version")" |
-			tar -x -C "$cache/$release" "./usr/src/$src.tar.xz"
-	fi
-	echo "$cache/$release/usr/src/$src.tar.xz"
-	;;
+source) source_tarball "$1" ;;
 esac

@@ -32,6 +32,20 @@ if [ -n "$mods" ] && [ ! -e "/lib/modules/$(uname -r)" ]; then
 	mkdir -p /lib/modules
 	ln -s "$mods" "/lib/modules/$(uname -r)"
 fi
+# Its headers too, when the modules directory is part of Debian's packages
+# unpacked (tools/kernels.sh: PKGROOT/usr/lib/modules/REL): their build
+# link is relative, but 7.3's headers Makefile names its own directory
+# absolutely (KBUILD_OUTPUT=/usr/src/linux-headers-REL), so DKMS in the
+# guest needs linux-headers-* and linux-kbuild-* at their packaged paths.
+# Linked into the guest's /usr (an overlay), only where the root lacks them.
+pkgroot=${mods%/usr/lib/modules/*}
+if [ -n "$mods" ] && [ "$pkgroot" != "$mods" ]; then
+	for d in "$pkgroot"/usr/src/linux-headers-* "$pkgroot"/usr/lib/linux-kbuild-*; do
+		[ -d "$d" ] || continue
+		t=${d#"$pkgroot"}
+		[ -e "$t" ] || [ -L "$t" ] || ln -s "$d" "$t"
+	done
+fi
 # Every kernel log record, from boot on: the ring buffer wraps when a test
 # traces commands (dyndbg), and the splat check must see all of it.  Tests
 # read it as $SRPT_KMSG; $SRPT_KMSG_LOGGER is the logger's pid (for the

@@ -3,9 +3,11 @@
 # Build hygiene on one of Debian's other kernels (SRPT_KERNEL, see
 # tools/kernels.sh; the host's 6.1 has tools/tests/host/t-build.t): ib_srpt.ko
 # and the IB CM test initiator srp_ibcm_ini.ko build for it with W=1 and with
-# sparse (C=2) without a warning, sparse really ran (Debian's headers can lack
-# what the kernel's Makefile needs to run it, and then it only says so in a
-# line without "warning:"), the module is built for that release and lists
+# sparse (C=2) without a warning, sparse really ran (a kernel whose Makefile
+# finds no sparse it accepts only says so in a line without "warning:"; for
+# 7.x, tools/kernels.sh puts the scripts/checker-valid.sh Debian's headers
+# lack in place and uses Debian unstable's sparse, which parses
+# __typeof_unqual__), the module is built for that release and lists
 # the in-tree module's parameters.  checkpatch is one for every kernel: the
 # host set runs it.  The last build stays in build/kernels/RELEASE/ for the
 # VM tests (tools/kernels.sh vmenv builds again only when a source is newer).

@@ -20,8 +20,11 @@ ver=$(sed -n 's/^#define SRPT_DRV_VERSION "\(.*\)"$/\1/p' "$SRPT_REPO/ib_srpt.h"
 debs=$SRPT_REPO/build/deb
 dkms_deb=$debs/ib-srpt-dkms_${ver}_all.deb
 tools_deb=$debs/ib-srpt-tools_${ver}_$(dpkg --print-architecture).deb
-intree=/lib/modules/$kver/kernel/drivers/infiniband/ulp/srpt/ib_srpt.ko
-dkms_ko=/lib/modules/$kver/updates/dkms/ib_srpt.ko
+# The in-tree module is ib_srpt.ko on 6.1, ib_srpt.ko.xz since 6.12; DKMS
+# compresses the module it installs the same way (the kernel's config).
+intree=$(intree_ko_path)
+ko=${intree##*/}
+dkms_ko=/lib/modules/$kver/updates/dkms/$ko
 export DEBIAN_FRONTEND=noninteractive
 t0=$(date +%s)
 # What udev and systemd would provide and the bare guest lacks: /dev/fd
@@ -34,6 +37,10 @@ modprobe -a configfs target_core_mod ib_core ib_cm rdma_cm
 grep -q " /sys/kernel/config configfs" /proc/mounts ||
 	mount -t configfs configfs /sys/kernel/config
 
+case $ko in
+ib_srpt.ko|ib_srpt.ko.xz|ib_srpt.ko.zst|ib_srpt.ko.gz) ok "in-tree module $intree" ;;
+*) not_ok "in-tree ib_srpt module of $kver found (kernel/drivers/infiniband/ulp/srpt/)"; exit 1 ;;
+esac
 if [ -f "$dkms_deb" ] && [ -f "$tools_deb" ]; then
 	ok "packages $ver built"
 else
@@ -115,7 +122,7 @@ run_ok "rmmod ib_srpt" rmmod ib_srpt
 run_ok "apt-get purge ib-srpt-dkms ib-srpt-tools" \
 	apt_local purge -y ib-srpt-dkms ib-srpt-tools
 is "$(dkms status -m ib_srpt 2>&1)" "" "dkms status: ib_srpt gone"
-run_fails "updates/dkms/ib_srpt.ko removed" test -e "$dkms_ko"
+run_fails "updates/dkms/$ko removed" test -e "$dkms_ko"
 run_fails "/usr/src/ib_srpt-$ver removed" test -e "/usr/src/ib_srpt-$ver"
 is "$(modinfo -n ib_srpt 2>&1)" "$intree" "after: modinfo -n ib_srpt is the in-tree module again"
 run_ok "modprobe ib_srpt (in-tree)" modprobe ib_srpt
