@@ -58,7 +58,7 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
 .PHONY: all modules install uninstall clean help man deps lint unit check check-host check-harness check-vm check-intree check-kernel-core check-kernels check-kernels-ci demo tools debug-kernel check-debug fuzz \
-	install-src dkms-install dkms-uninstall deb version kernels kernel-patch bench
+	install-src install-systemd uninstall-systemd dkms-install dkms-uninstall deb version kernels kernel-patch bench
 
 # The version, written once: SRPT_DRV_VERSION in ib_srpt.h (MODULE_VERSION).
 # dkms.conf and the Debian packages take it from there; debian/changelog
@@ -74,14 +74,36 @@ modules:
 	@test -d "$(KDIR)" || { echo "no kernel headers at $(KDIR): run tools/install-deps.sh or set KVER/KDIR" >&2; exit 1; }
 	$(KBUILD) modules
 
-# Installs into updates/, which depmod ranks ahead of the in-tree module.
-install: modules
+# Installs into updates/, which depmod ranks ahead of the in-tree module,
+# and the systemd drop-in that orders the target service after the RDMA
+# devices.
+install: modules install-systemd
 	$(KBUILD) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
 
-uninstall:
+uninstall: uninstall-systemd
 	rm -f /lib/modules/$(KVER)/updates/ib_srpt.ko*
 	depmod -a $(KVER)
+
+# systemd/ib_srpt.conf as a drop-in of rtslib-fb's target service, under
+# each name it has: rtslib-fb-targetctl.service (Debian's package),
+# target.service (rtslib-fb's own, other distributions).  The .deb ships
+# Debian's only (SYSTEMD_TARGET_UNITS).  systemd reads it at the next boot
+# or daemon-reload.
+SYSTEMD_UNIT_DIR ?= $(or $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system)
+SYSTEMD_TARGET_UNITS ?= rtslib-fb-targetctl.service target.service
+install-systemd:
+	for u in $(SYSTEMD_TARGET_UNITS); do \
+		install -D -m 0644 $(SRC)/systemd/ib_srpt.conf "$(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$u.d/ib_srpt.conf" || exit 1; \
+	done
+	if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+
+uninstall-systemd:
+	for u in $(SYSTEMD_TARGET_UNITS); do \
+		rm -f "$(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$u.d/ib_srpt.conf"; \
+		rmdir "$(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$u.d" 2>/dev/null || :; \
+	done
+	if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 
 # The module source for DKMS, into DESTDIR (dkms.conf with the version).
 install-src:
@@ -91,13 +113,13 @@ install-src:
 
 # DKMS without the Debian package: /usr/src/ib_srpt-VERSION, then dkms
 # builds and installs it for KVER and rebuilds it for every new kernel.
-dkms-install:
+dkms-install: install-systemd
 	$(MAKE) install-src DESTDIR=/usr/src/ib_srpt-$(VERSION)
 	sed 's/#MODULE_VERSION#/$(VERSION)/' $(SRC)/dkms.conf >/usr/src/ib_srpt-$(VERSION)/dkms.conf
 	dkms status -m ib_srpt -v $(VERSION) | grep -q . || dkms add -m ib_srpt -v $(VERSION)
 	dkms install -m ib_srpt -v $(VERSION) -k $(KVER)
 
-dkms-uninstall:
+dkms-uninstall: uninstall-systemd
 	dkms remove -m ib_srpt -v $(VERSION) --all
 	rm -rf /usr/src/ib_srpt-$(VERSION)
 
@@ -139,7 +161,7 @@ clean:
 
 help:
 	@echo "make              build ib_srpt.ko for KVER=$(KVER)"
-	@echo "make install      install into /lib/modules/KVER/updates and run depmod"
+	@echo "make install      install into /lib/modules/KVER/updates, run depmod, add the systemd drop-in"
 	@echo "make uninstall    remove what 'make install' installed"
 	@echo "make deb          Debian packages ib-srpt-dkms, ib-srpt-tools in build/deb/"
 	@echo "make dkms-install DKMS without the package: /usr/src/ib_srpt-VERSION, dkms install"

@@ -384,9 +384,12 @@ static struct srpt_port *srpt_find_port(const struct srpt_name *id)
  * srpt_rebind_tports() - bind every configured target port to its RDMA port
  *
  * Called whenever the set of devices or a port's GID changed.  A target port
- * whose GUID or GID no RDMA port carries any more stays configured, unbound,
- * and is bound again as soon as a port with that identity appears (e.g. after
- * "rdma link del" and "rdma link add" of a soft-RoCE device).
+ * whose GUID or GID no RDMA port carries (any more, or yet: one created
+ * before its device, by a configuration restored at boot) stays configured,
+ * unbound and waiting, and is bound as soon as a port with that identity
+ * appears (e.g. after "rdma link del" and "rdma link add" of a soft-RoCE
+ * device).  An unbound target port admits no login: srpt_admit_login()
+ * looks only at the target ports bound to the login's port.
  */
 static void srpt_rebind_tports(void)
 {
@@ -403,7 +406,7 @@ static void srpt_rebind_tports(void)
 				tport->name, dev_name(&sport->sdev->device->dev),
 				sport->port_num);
 		else
-			pr_info("target port %s: no RDMA port carries it any more; it stays configured until removed\n",
+			pr_info("target port %s: no RDMA port carries it any more; it waits for one that does\n",
 				tport->name);
 		tport->sport = sport;
 	}
@@ -4240,9 +4243,13 @@ static inline struct srpt_tpg *srpt_se_tpg_to_tpg(struct se_portal_group *tpg)
  * @group: unused.
  * @name: GUID or GID form name of an RDMA port (see srpt_parse_target_name()).
  *
- * Return: the new target port or an ERR_PTR(): -EINVAL for a malformed name
- * or one that no RDMA port carries, -EEXIST when another spelling of the
- * same name exists already.
+ * A well-formed name that no RDMA port carries now is accepted (the in-tree
+ * driver refuses it): the target port waits, unbound, until a port with
+ * that GUID or GID appears (srpt_rebind_tports()), so that a configuration
+ * restored at boot before the RDMA device exists is not lost.
+ *
+ * Return: the new target port or an ERR_PTR(): -EINVAL for a malformed
+ * name, -EEXIST when another spelling of the same name exists already.
  */
 static struct se_wwn *srpt_make_tport(struct target_fabric_configfs *tf,
 				      struct config_group *group,
@@ -4279,16 +4286,15 @@ static struct se_wwn *srpt_make_tport(struct target_fabric_configfs *tf,
 		}
 	}
 	tport->sport = srpt_find_port(&id);
-	if (!tport->sport) {
-		pr_err("invalid target port name '%s': no RDMA port has that %s at GID index 0\n",
-		       name, id.kind == SRPT_NAME_GUID ? "port GUID" : "GID");
-		ret = -EINVAL;
-		goto unlock;
-	}
 	list_add_tail(&tport->entry, &srpt_tport_list);
-	pr_info("target port %s: created on %s port %u\n", tport->name,
-		dev_name(&tport->sport->sdev->device->dev),
-		tport->sport->port_num);
+	if (tport->sport)
+		pr_info("target port %s: created on %s port %u\n", tport->name,
+			dev_name(&tport->sport->sdev->device->dev),
+			tport->sport->port_num);
+	else
+		pr_info("target port %s: created; no RDMA port has that %s at GID index 0 yet, it waits for one that does\n",
+			tport->name,
+			id.kind == SRPT_NAME_GUID ? "port GUID" : "GID");
 	mutex_unlock(&srpt_dev_mutex);
 	return &tport->wwn;
 
@@ -4874,6 +4880,69 @@ static struct configfs_attribute *srpt_nacl_auth_attrs[] = {
 	NULL,
 };
 
+/**
+ * srpt_tport_info_status_show() - read .../$name/info/status
+ * @item: the target port's info group.
+ * @page: output, one page.
+ *
+ * "bound to DEVICE port N" while an RDMA port carries the target port's
+ * name; "waiting for an RDMA port with GID|port GUID NAME" while none does
+ * (a configuration restored before its RDMA device exists, a device
+ * removed, a GID changed): logins are refused then, and the target port
+ * is bound as soon as such a port appears.
+ *
+ * Return: bytes written.
+ */
+static ssize_t srpt_tport_info_status_show(struct config_item *item,
+					   char *page)
+{
+	struct srpt_tport *tport = container_of(to_config_group(item),
+						struct srpt_tport, info_group);
+	struct srpt_port *sport;
+	ssize_t len;
+
+	mutex_lock(&srpt_dev_mutex);
+	sport = tport->sport;
+	if (sport)
+		len = sysfs_emit(page, "bound to %s port %u\n",
+				 dev_name(&sport->sdev->device->dev),
+				 sport->port_num);
+	else
+		len = sysfs_emit(page, "waiting for an RDMA port with %s %s\n",
+				 tport->id.kind == SRPT_NAME_GUID ?
+				 "port GUID" : "GID", tport->name);
+	mutex_unlock(&srpt_dev_mutex);
+	return len;
+}
+CONFIGFS_ATTR_RO(srpt_tport_info_, status);
+
+static struct configfs_attribute *srpt_tport_info_attrs[] = {
+	&srpt_tport_info_attr_status,
+	NULL,
+};
+
+static const struct config_item_type srpt_tport_info_type = {
+	.ct_attrs	= srpt_tport_info_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+/**
+ * srpt_add_tport_groups() - the driver's directories below a target port
+ * @wwn: the target port LIO just set up.
+ *
+ * Adds .../$name/info, whose status says whether the target port is bound
+ * to an RDMA port or waits for one.  LIO removes it with the target port's
+ * other default groups.
+ */
+static void srpt_add_tport_groups(struct se_wwn *wwn)
+{
+	struct srpt_tport *tport = srpt_wwn_to_tport(wwn);
+
+	config_group_init_type_name(&tport->info_group, "info",
+				    &srpt_tport_info_type);
+	configfs_add_default_group(&tport->info_group, &wwn->wwn_group);
+}
+
 static ssize_t srpt_wwn_version_show(struct config_item *item, char *buf)
 {
 	return sysfs_emit(buf, "%s\n", SRPT_DRV_VERSION);
@@ -4908,6 +4977,7 @@ static const struct target_core_fabric_ops srpt_template = {
 	.aborted_task			= srpt_aborted_task,
 	.fabric_make_wwn		= srpt_make_tport,
 	.fabric_drop_wwn		= srpt_drop_tport,
+	.add_wwn_groups			= srpt_add_tport_groups,
 	.fabric_make_tpg		= srpt_make_tpg,
 	.fabric_enable_tpg		= srpt_enable_tpg,
 	.fabric_drop_tpg		= srpt_drop_tpg,

@@ -231,13 +231,16 @@ struct srpt_device {
  * @id: the parsed name: which GUID or GID this target port stands for.
  * @name: canonical spelling of @id, reported to LIO as the target port WWN.
  * @entry: link in srpt_tport_list, protected by srpt_dev_mutex.
- * @sport: RDMA port that currently carries @id, or NULL while none does.
- *	Protected by srpt_dev_mutex.
+ * @sport: RDMA port that currently carries @id, or NULL while none does
+ *	(the target port waits for it).  Protected by srpt_dev_mutex.
  * @tpg_mutex: protects @tpg_list and the @enabled flag of each TPG.
  * @tpg_list: the srpt_tpg objects below this target port.
+ * @info_group: the configfs directory .../$name/info (status); released
+ *	before @wwn, whose directory holds it.
  */
 struct srpt_tport {
 	struct se_wwn		wwn;
+	struct config_group	info_group;
 	struct srpt_name	id;
 	char			name[SRPT_GID_NAME_LEN];
 	struct list_head	entry;

@@ -65,6 +65,20 @@ check "ib-srpt-dkms: man page ib_srpt(4), srpt.rst, the configfs ABI" \
 	sh -c "[ -f $tmp/dkms/usr/share/man/man4/ib_srpt.4.gz ] &&
 		[ -f $tmp/dkms/usr/share/doc/ib-srpt-dkms/srpt.rst.gz ] &&
 		[ -f $tmp/dkms/usr/share/doc/ib-srpt-dkms/configfs-target-srpt.gz ]"
+# dropin_in_deb: the systemd drop-in of rtslib-fb's target service
+# (/lib or /usr/lib, as the build system's systemd says), and no other.
+dropin_in_deb() {
+	_d=$(cd "$tmp/dkms" && find . -path '*/systemd/system/*' -type f)
+	echo "systemd files: $_d"
+	case $_d in
+	./lib/systemd/system/rtslib-fb-targetctl.service.d/ib_srpt.conf | \
+	./usr/lib/systemd/system/rtslib-fb-targetctl.service.d/ib_srpt.conf) ;;
+	*) return 1 ;;
+	esac
+	cmp "$tmp/dkms/$_d" systemd/ib_srpt.conf &&
+		grep -qx 'After=rdma-hw.target' "$tmp/dkms/$_d"
+}
+check "ib-srpt-dkms: the drop-in that orders rtslib-fb-targetctl.service after rdma-hw.target" dropin_in_deb
 check "ib-srpt-tools: /usr/sbin/srp-probe runs, man page srp-probe(8)" \
 	sh -c "$tmp/tools/usr/sbin/srp-probe --help >/dev/null &&
 		[ -f $tmp/tools/usr/share/man/man8/srp-probe.8.gz ]"

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Raw configfs ABI of the srpt fabric on a soft-RoCE port (runs in the VM):
 # both forms of target port name, TPG, ACL names; malformed names and a
-# second spelling of a target port refused with EINVAL, as documented.
+# second spelling of a target port refused with EINVAL, as documented; a
+# well-formed name of no RDMA port accepted (ours; it waits for the port,
+# see t-boot) or refused (in-tree).
 . "$SRPT_REPO/tools/vm/lib.sh"
 rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
 hex=$RXE_GID_HEX
@@ -16,7 +18,19 @@ run_ok "GUID form target port $guid" mkdir $c/"$guid"
 einval="Invalid argument"
 run_fails_with "malformed target port name refused with EINVAL" "$einval" mkdir $c/nonsense
 run_fails_with "0x123 refused with EINVAL" "$einval" mkdir $c/0x123
-run_fails_with "GID of no port refused with EINVAL" "$einval" mkdir $c/0x00000000000000000000000000000001
+absent=0xfe800000000000001111222233334444
+if ours; then
+	# A well-formed name of no port (yet): created, waiting for its port.
+	run_ok "GID of no port accepted" mkdir $c/$absent
+	is "$(cat $c/$absent/info/status 2>&1)" "waiting for an RDMA port with GID $absent" \
+		"its info/status says it waits"
+	is "$(cat $c/0x"$hex"/info/status 2>&1)" "bound to rxe0 port 1" \
+		"info/status of the target port of rxe0"
+	run_ok "the waiting target port removed" rmdir $c/$absent
+else
+	run_fails_with "GID of no port refused with EINVAL (in-tree)" "$einval" mkdir $c/$absent
+fi
+run_fails_with "GID with 33 digits refused with EINVAL" "$einval" mkdir $c/0x"$hex"0
 # LIO turns every refusal of a target port name into EINVAL, an existing
 # port's second spelling (upper case hex) included.
 run_fails_with "second spelling of the GID form refused with EINVAL" "$einval" \
