@@ -99,18 +99,24 @@ apt_cache() { apt-cache $(apt_opts) "$@"; }
 # shellcheck disable=SC2046
 apt_get() { apt-get $(apt_opts) "$@"; }
 
+# apt_state: the directories of the private apt state $aptdir, its
+# sources.list from standard input, no preferences.
+apt_state() {
+	mkdir -p "$aptdir/state/lists/partial" "$aptdir/cache/archives/partial" \
+		"$aptdir/sources.list.d" "$aptdir/preferences.d"
+	cat >"$aptdir/sources.list"
+	: >"$aptdir/preferences"
+}
+
 apt_updated=0
 apt_update() {
 	[ $apt_updated = 0 ] || return 0
-	mkdir -p "$aptdir/state/lists/partial" "$aptdir/cache/archives/partial" \
-		"$aptdir/sources.list.d" "$aptdir/preferences.d"
 	{
 		for s in bookworm-backports trixie trixie-backports; do
 			echo "deb [signed-by=$keyring] $mirror $s main"
 		done
 		echo "deb [signed-by=$keyring] $security trixie-security main"
-	} >"$aptdir/sources.list"
-	: >"$aptdir/preferences"
+	} | apt_state
 	say "apt-get update (private state in $aptdir)"
 	apt_get update >/dev/null || die "apt-get update failed"
 	apt_updated=1
@@ -353,10 +359,8 @@ unstable_sparse() {
 	if [ ! -x "$chroot_dir$_us/usr/bin/sparse" ]; then
 		(
 			aptdir=$cache/apt-unstable
-			mkdir -p "$aptdir/state/lists/partial" "$aptdir/cache/archives/partial" \
-				"$aptdir/sources.list.d" "$aptdir/preferences.d" "$aptdir/debs"
-			echo "deb [signed-by=$keyring] $mirror unstable main" >"$aptdir/sources.list"
-			: >"$aptdir/preferences"
+			echo "deb [signed-by=$keyring] $mirror unstable main" | apt_state
+			mkdir -p "$aptdir/debs"
 			say "apt-get update (Debian unstable, for sparse; private state in $aptdir)"
 			apt_get update >/dev/null || die "apt-get update (unstable) failed"
 			rm -f "$aptdir"/debs/sparse_*.deb

@@ -353,6 +353,7 @@ static int stall(struct probe *p, uint64_t lun)
 	struct srpi_cmd t = { .lun = lun, .task_attr = p->task_attr,
 			      .cdb_len = 6 };
 	int g = srpi_granted(p->c), n = 0, notgood = 0, i, ret;
+	uint8_t func = p->tmf >= 0 ? (uint8_t)p->tmf : SRPI_TMF_LUN_RESET;
 	uint64_t tmf_tag;
 	struct srpi_rsp r;
 	size_t len;
@@ -374,9 +375,7 @@ static int stall(struct probe *p, uint64_t lun)
 			return scsi_failed("TEST UNIT READY", ret, &r, p->c);
 	}
 	tmf_tag = srpi_next_tag(p->c);
-	len = srpi_build_tmf(iu, tmf_tag, lun,
-			     p->tmf >= 0 ? (uint8_t)p->tmf : SRPI_TMF_LUN_RESET,
-			     p->task_tag);
+	len = srpi_build_tmf(iu, tmf_tag, lun, func, p->task_tag);
 	ret = srpi_send(p->c, iu, len);
 	if (ret)
 		return scsi_failed("task management", ret, &r, p->c);
@@ -398,8 +397,7 @@ static int stall(struct probe *p, uint64_t lun)
 	}
 	if (!p->quiet || n < g + 3 || notgood || code)
 		printf("stall: %d of %d TEST UNIT READYs answered after the wait, %d not GOOD; task management function 0x%02x: response 0x%02x\n",
-		       n, g + 3, notgood,
-		       p->tmf >= 0 ? p->tmf : SRPI_TMF_LUN_RESET, code);
+		       n, g + 3, notgood, func, code);
 	if (n < g + 3)
 		return scsi_failed("TEST UNIT READY", ret, &r, p->c);
 	if (notgood)

@@ -381,16 +381,21 @@ fio_buffered() {
 		--output=/tmp/fio.out || { cat /tmp/fio.out; return 1; }
 }
 
+# srpt_dyndbg FUNC +p|-p: turn the dynamic debug messages of ib_srpt's
+# function FUNC on or off (debugfs mounted first if it is not); ours only.
+srpt_dyndbg() {
+	[ -d /sys/kernel/debug/dynamic_debug ] ||
+		mount -t debugfs debugfs /sys/kernel/debug || return 1
+	echo "module ib_srpt func $1 $2" >/sys/kernel/debug/dynamic_debug/control
+}
+
 # srpt_fmt_trace on|off: log (dyndbg) every SRP_CMD with its data
 # descriptor format; ours only.
 srpt_fmt_trace() {
-	[ -d /sys/kernel/debug/dynamic_debug ] ||
-		mount -t debugfs debugfs /sys/kernel/debug || return 1
 	case $1 in
-	on) f=+p ;;
-	*) f=-p ;;
+	on) srpt_dyndbg srpt_handle_cmd +p ;;
+	*) srpt_dyndbg srpt_handle_cmd -p ;;
 	esac
-	echo "module ib_srpt func srpt_handle_cmd $f" >/sys/kernel/debug/dynamic_debug/control
 }
 
 # srpt_fmt_seen FORMAT: how many SRP_CMDs were logged with FORMAT (direct,

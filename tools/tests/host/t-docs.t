@@ -93,21 +93,24 @@ check "$abi: an entry for every configfs attribute of ib_srpt.c" abi_complete
 # order, each with text under it.
 man9_sections() {
 	awk '
-	/^\.SH / { h = $0; sub(/^\.SH */, "", h); gsub(/"/, "", h); cur = h; next }
-	cur != "" && NF { body[cur] = 1 }
-	/^\.SH / { next }
-	END {
+	BEGIN {
 		n = split("NAME SYNOPSIS ARGUMENTS DESCRIPTION", want, " ")
+		for (i = 1; i <= n; i++) rank[want[i]] = i
+	}
+	/^\.SH / {
+		cur = $0; sub(/^\.SH */, "", cur); gsub(/"/, "", cur)
+		if (cur in rank) {
+			if (rank[cur] != last + 1) { print "sections out of order: " cur; bad = 1 }
+			last = rank[cur]
+		}
+		next
+	}
+	cur != "" && NF { body[cur] = 1 }
+	END {
 		for (i = 1; i <= n; i++)
 			if (!body[want[i]]) { print "no " want[i] " section with text"; bad = 1 }
 		exit bad
-	}' "$1" || return 1
-	if ! grep '^\.SH ' "$1" | sed 's/^\.SH *//; s/"//g' |
-		grep -xE 'NAME|SYNOPSIS|ARGUMENTS|DESCRIPTION' | tr '\n' ' ' |
-		grep -qx 'NAME SYNOPSIS ARGUMENTS DESCRIPTION '; then
-		echo "sections out of order"
-		return 1
-	fi
+	}' "$1"
 }
 printf '.TH "x" 9\n.SH NAME\nx \\- y\n.SH SYNOPSIS\n.B int x\n.SH "DESCRIPTION"\ntext\n' >"$tmp/noargs.9"
 fails "self-check: a page without ARGUMENTS is refused" man9_sections "$tmp/noargs.9"

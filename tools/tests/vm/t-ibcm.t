@@ -72,8 +72,7 @@ else
 	not_ok "ramdisk exported, ACL $ini"
 	exit 1
 fi
-echo "module ib_srpt func srpt_ib_cm_report_qp +p" \
-	>/sys/kernel/debug/dynamic_debug/control
+srpt_dyndbg srpt_ib_cm_report_qp +p
 if kmsg_text | grep -q "ib_srpt: rxe0: listening for IB CM logins on service id 0x$g"; then
 	ok "the target listens for IB CM logins on rxe0 (service id 0x$g)"
 else

@@ -239,10 +239,7 @@ run_ok "logout" srp_logout_wait
 if ours; then
 	sq0=$(cat "$at/srp_sq_size")
 	echo 16 >"$at/srp_sq_size" || diag "srp_sq_size 16 not taken"
-	dd=/sys/kernel/debug/dynamic_debug/control
-	[ -e $dd ] || mount -t debugfs debugfs /sys/kernel/debug
-	run_ok "dyndbg: srpt_get_cmd's message on" \
-		sh -c "echo 'module ib_srpt func srpt_get_cmd +p' >$dd"
+	run_ok "dyndbg: srpt_get_cmd's message on" srpt_dyndbg srpt_get_cmd +p
 	kmsg_sync || diag "kmsg_sync failed"
 	w0=$(kmsg_count "no free command context; a request waits")
 	cat >/tmp/stall-ask <<-EOF
@@ -270,7 +267,7 @@ if ours; then
 	fi
 	[ -z "$out" ] || echo "$out" | sed 's/^/# /'
 	kmsg_sync && diag "requests that waited for a command context: $(($(kmsg_count "no free command context; a request waits") - w0))"
-	echo 'module ib_srpt func srpt_get_cmd -p' >$dd
+	srpt_dyndbg srpt_get_cmd -p
 	srpt_channels_are 0 30 || diag "srp-probe's channel still there"
 	echo "$sq0" >"$at/srp_sq_size"
 fi
