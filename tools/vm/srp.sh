@@ -308,6 +308,13 @@ srpt_channels_are() {
 	wait_until "${2:-30}" srpt_channels_is "$1"
 }
 srpt_channels_is() { [ "$(srpt_channels)" = "$1" ]; }
+# srpt_channels_some [TIMEOUT]: wait until the target has a channel: after
+# a login, what makes a later "srpt_channels_are 0" mean that the channels
+# went, not that none can be seen.
+srpt_channels_some() {
+	wait_until "${1:-30}" srpt_channels_more 0
+}
+srpt_channels_more() { [ "$(srpt_channels)" -gt "$1" ]; }
 
 # fio_direct DISK BS SIZE [FIO-ARGS]: random writes with O_DIRECT, then
 # read back and check every block (crc32c); quiet unless it fails.
