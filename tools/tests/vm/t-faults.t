@@ -53,7 +53,11 @@ while [ $i -le 50 ]; do
 		kmsg_text | grep -v '^ ' | tail -n 12 | sed 's/^/# /'
 		break
 	fi
-	srpt_channels_some 30 || bad="$bad no-channels#$i"
+	if ! srpt_channels_some 30; then
+		bad="$bad no-channels#$i"
+		srp_logout_wait
+		break
+	fi
 	if ! pattern $((i % 32)) || ! same_data $((i % 32)); then bad="$bad data#$i"; fi
 	if ! srp_logout_wait; then bad="$bad logout#$i"; break; fi
 	i=$((i + 1))
