@@ -277,6 +277,42 @@ static const char *left_why(struct ctx *x, int left)
 	return buf;
 }
 
+/*
+ * Wait until the target counts the channel just opened: this initiator's
+ * channels one more than @before (the count before it was opened, after
+ * earlier cases' channels were released), within 10 s.  A count blind to
+ * channels (0 whatever is open: an info file whose format changed, a
+ * wrong ACL) would pass every "released by the target" for nothing; this
+ * is what makes those able to fail.  0 when it does; *@seen the last count.
+ */
+static int target_counts_open(struct ctx *x, int before, int *seen)
+{
+	int ms = 0;
+
+	*seen = target_channels(x);
+	while (before >= 0 && *seen != before + 1 && ms < 10000) {
+		usleep(100000);
+		ms += 100;
+		*seen = target_channels(x);
+	}
+	return before >= 0 && *seen == before + 1 ? 0 : -1;
+}
+
+/* Why target_counts_open() failed, for a result line. */
+static const char *seen_why(struct ctx *x, int before, int seen)
+{
+	static char buf[240];
+
+	if (before < 0 || seen < 0)
+		snprintf(buf, sizeof(buf), "channels not countable: %s",
+			 x->count_err);
+	else
+		snprintf(buf, sizeof(buf),
+			 "with this channel open the target counted %d channel(s) of this initiator, not %d",
+			 seen, before + 1);
+	return buf;
+}
+
 static void close_ch(struct srpi_conn *c)
 {
 	if (!c)
@@ -1006,13 +1042,16 @@ static void rdma_fault(struct ctx *x, const char *name, enum rfault f)
 	struct srpi_conn *c;
 	struct srpi_rsp r;
 	size_t len;
-	int ret;
+	int ret, before = -1, seen = -1, counted;
 
 	if (!want(x, name))
 		return;
+	/* Channels of earlier cases first gone, this one counted. */
+	target_released(x, 30000, &before);
 	c = open_ch(x, name);
 	if (!c)
 		return;
+	counted = target_counts_open(x, before, &seen) == 0;
 	if (f == RF_WRITE_KEY) {
 		cmd.cdb[0] = 0x2a;
 		cmd.dir = SRPI_DIR_OUT;
@@ -1047,9 +1086,10 @@ static void rdma_fault(struct ctx *x, const char *name, enum rfault f)
 		int gone = srpi_wait_gone(c, 15000) == 0, left = -1;
 		int released = target_released(x, 30000, &left) == 0;
 
-		result(x, gone && released, name, "%s; %s",
+		result(x, gone && counted && released, name, "%s; %s",
 		       gone ? srpi_gone_why(c) :
 		       "the channel stayed up after a failed transfer",
+		       !counted ? seen_why(x, before, seen) :
 		       released ? "released by the target" : left_why(x, left));
 	}
 	close_ch(c);
@@ -1133,15 +1173,20 @@ static void race(struct ctx *x, const char *name, enum race what)
 	struct srpi_rsp r;
 	uint64_t tags[8];
 	int i, n = what == RACE_ABORT_WRITE || what == RACE_ABORT_READ ? 1 : 8;
-	int ret = 0, bad = 0, left = -1;
+	int ret = 0, bad = 0, left = -1, before = -1, seen = -1, counted = 1;
 	uint8_t code = 0xff;
 	size_t len;
 
 	if (!want(x, name))
 		return;
+	/* RACE_CLOSE: channels of earlier cases first gone, this one counted. */
+	if (what == RACE_CLOSE)
+		target_released(x, 30000, &before);
 	c = open_ch(x, name);
 	if (!c)
 		return;
+	if (what == RACE_CLOSE)
+		counted = target_counts_open(x, before, &seen) == 0;
 	for (i = 0; i < n && !ret; i++) {
 		int write = what == RACE_ABORT_WRITE || (what != RACE_ABORT_READ && i % 2);
 
@@ -1195,7 +1240,8 @@ static void race(struct ctx *x, const char *name, enum race what)
 		srpi_close(c);
 		c = NULL;
 		ret = target_released(x, 30000, &left);
-		result(x, ret == 0, name, "%s", left_why(x, left));
+		result(x, counted && ret == 0, name, "%s",
+		       !counted ? seen_why(x, before, seen) : left_why(x, left));
 		break;
 	}
 	close_ch(c);
@@ -1208,7 +1254,8 @@ static void flow_cases(struct ctx *x)
 
 	if (want(x, "credits: more requests")) {
 		const char *name = "credits: more requests held than credits granted: the target ends the channel";
-		int n, i, ret, gone, left = -1, released;
+		int n, i, ret, gone, left = -1, released, counted;
+		int before = -1, seen = -1;
 
 		/*
 		 * One receive buffer, used by the first response and never
@@ -1221,11 +1268,15 @@ static void flow_cases(struct ctx *x)
 		 */
 		x->o.queue_depth = 512;
 		x->o.recv_hold = 1;
+		/* Channels of earlier cases first gone, this one counted. */
+		target_released(x, 30000, &before);
 		c = open_ch(x, name);
 		x->o.queue_depth = 64;
 		x->o.recv_hold = 0;
 		if (c) {
 			struct srpi_cmd t = { .lun = x->lun, .cdb_len = 6 };
+
+			counted = target_counts_open(x, before, &seen) == 0;
 
 			n = x->burst ? x->burst : 4 * srpi_granted(c);
 			/* Takes the one receive buffer, whatever the status. */
@@ -1236,9 +1287,10 @@ static void flow_cases(struct ctx *x)
 								1, 1, 0));
 			gone = srpi_wait_gone(c, 20000) == 0;
 			released = target_released(x, 30000, &left) == 0;
-			result(x, gone && released, name,
+			result(x, gone && counted && released, name,
 			       "%d of %d WRITEs sent; %s; %s", i, n,
 			       gone ? srpi_gone_why(c) : "the channel stayed up",
+			       !counted ? seen_why(x, before, seen) :
 			       released ? "released by the target" :
 			       left_why(x, left));
 			close_ch(c);
@@ -1299,20 +1351,23 @@ static void flow_cases(struct ctx *x)
  */
 /*
  * Close @c and report "BASE: the target releases the channel once
- * disconnected": this initiator's channel count back to @before (what it
- * was before the case; -1: not countable) within 30 s.
+ * disconnected": the target counted @c while it was open (one more than
+ * @before, what it was before the case; -1: not countable), and this
+ * initiator's channel count is back to @before within 30 s.
  */
 static void close_released(struct ctx *x, struct srpi_conn *c,
 			   const char *base, int before)
 {
 	char name[280];
-	int ret, left = -1;
+	int ret, left = -1, seen = -1;
+	int counted = target_counts_open(x, before, &seen) == 0;
 
 	snprintf(name, sizeof(name),
 		 "%s: the target releases the channel once disconnected", base);
 	close_ch(c);
 	ret = before < 0 ? -1 : target_down_to(x, before, 30000, &left);
-	result(x, ret == 0, name, "%s (%d before the case)",
+	result(x, counted && ret == 0, name, "%s (%d before the case)",
+	       !counted ? seen_why(x, before, seen) :
 	       before < 0 ? left_why(x, before) : left_why(x, left), before);
 }
 

@@ -1,11 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # Sourced by guest test scripts: TAP helpers, loading the module under test,
-# soft-RoCE, a system bus and targetcli.  The plan line is printed by
-# tools/vm/vmtest, not here.
+# soft-RoCE, a system bus and targetcli.
+#
+# The guest's plan: when the test script exits, "1..N" with N the checks
+# ok and not_ok printed (done_testing style: the tests can't know their
+# count in advance).  tools/vm/vmtest fails a run without this plan (the
+# test was killed, or died before its end, or never sourced this file),
+# with N 0, or with N not the number of results it received (results
+# printed other than by ok and not_ok, or by a subshell, or lost); it
+# prints the plan of the whole run itself.  A test that sets its own EXIT
+# trap calls tap_plan in it.  (A shell killed by a signal runs no EXIT
+# trap: dash, the guest's sh, does not, and neither do subshells.)
 tap_n=0
 ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
 not_ok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $*"; }
+tap_plan() { echo "1..$tap_n"; }
+trap tap_plan EXIT
 diag() { echo "# $*"; }
 # run_ok NAME CMD...: ok when CMD exits 0; its output as diagnostics otherwise.
 run_ok() {

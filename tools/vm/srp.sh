@@ -156,19 +156,30 @@ srp_initiator_load() {
 	modprobe ib_srp "$@" && modprobe sd_mod
 }
 
-# kmsg_count TEXT: how many kernel log lines have TEXT (call kmsg_sync
-# first for a count up to now: the file lags).
+# kmsg_count TEXT: how many kernel log lines have TEXT, up to now: the log
+# file lags behind the kernel, so this syncs it first (kmsg_sync), and
+# prints nothing (status 1) when it can't; status 0 otherwise, 0 lines
+# included.  Every baseline and every count a check compares is taken
+# with this.
 kmsg_count() {
-	kmsg_text | grep -c "$1"
+	kmsg_sync || return 1
+	kmsg_text | grep -c "$1" || :
 }
 
-# kmsg_more TEXT N: whether more than N kernel log lines have TEXT.
-kmsg_more() { [ "$(kmsg_count "$1")" -gt "$2" ]; }
+# kmsg_lines TEXT: how many lines of the kernel log file, as it is now,
+# have TEXT: not synced, for wait loops that poll (a check then takes a
+# last look after kmsg_sync).
+kmsg_lines() { kmsg_text | grep -c "$1"; }
+
+# kmsg_more TEXT N: whether more than N lines of the kernel log file, as
+# it is now (not synced: wait loops poll this), have TEXT.
+kmsg_more() { [ "$(kmsg_lines "$1")" -gt "$2" ]; }
 
 # kmsg_wait_more TEXT N [TIMEOUT]: wait until more than N kernel log lines
-# have TEXT (default 30 s).
+# have TEXT (default 30 s); a last look once the log file is synced.
 kmsg_wait_more() {
-	wait_until "${3:-30}" kmsg_more "$1" "$2"
+	wait_until "${3:-30}" kmsg_more "$1" "$2" ||
+		{ kmsg_sync && kmsg_more "$1" "$2"; }
 }
 
 # srp_login [EXTRA]: ask ib_srp to log in to the target through RDMA/CM,
@@ -182,8 +193,7 @@ srp_login() {
 	g=$(srpt_guid16)
 	_lg_i=0
 	while :; do
-		kmsg_sync || return 1
-		_lg_n=$(kmsg_count "ib_srp: Already connected")
+		_lg_n=$(kmsg_count "ib_srp: Already connected") || return 1
 		echo "id_ext=$g,ioc_guid=$g,dest=${SRPT_DEST:-$SRPT_IP:$SRPT_CM_PORT}${1:+,$1}" \
 			>/sys/class/infiniband_srp/srp-rxe0-1/add_target && return 0
 		kmsg_sync || return 1
@@ -240,17 +250,19 @@ disk_busy() {
 # differently).  The log is read up to now first (kmsg_sync); no login line
 # at all is a failure, not a match: a changed wording must not make 0 = 0.
 srpt_channels_gone() {
-	kmsg_sync || return 1
-	if [ "$(kmsg_count "ib_srpt: .*: logged in from ")" = 0 ]; then
+	_cg_n=$(kmsg_count "ib_srpt: .*: logged in from ") || return 1
+	if [ "$_cg_n" = 0 ]; then
 		echo "srpt_channels_gone: no 'logged in from' line in the kernel log" >&2
 		return 1
 	fi
-	wait_until "${1:-30}" srpt_channels_released
+	wait_until "${1:-30}" srpt_channels_released ||
+		{ kmsg_sync && srpt_channels_released; }
 }
-# srpt_channels_released: as many "released" lines as "logged in" lines.
+# srpt_channels_released: as many "released" lines as "logged in" lines in
+# the kernel log file as it is now (polled: not synced).
 srpt_channels_released() {
-	[ "$(kmsg_count "ib_srpt: .*: logged in from ")" = \
-		"$(kmsg_count "ib_srpt: .*: released$")" ]
+	[ "$(kmsg_lines "ib_srpt: .*: logged in from ")" = \
+		"$(kmsg_lines "ib_srpt: .*: released$")" ]
 }
 
 # srp_lun_disk_now LUN: print /dev/sdX of LUN of the ib_srp target if it
@@ -296,6 +308,13 @@ srpt_channels_are() {
 	wait_until "${2:-30}" srpt_channels_is "$1"
 }
 srpt_channels_is() { [ "$(srpt_channels)" = "$1" ]; }
+# srpt_channels_some [TIMEOUT]: wait until the target has a channel: after
+# a login, what makes a later "srpt_channels_are 0" mean that the channels
+# went, not that none can be seen.
+srpt_channels_some() {
+	wait_until "${1:-30}" srpt_channels_more 0
+}
+srpt_channels_more() { [ "$(srpt_channels)" -gt "$1" ]; }
 
 # fio_direct DISK BS SIZE [FIO-ARGS]: random writes with O_DIRECT, then
 # read back and check every block (crc32c); quiet unless it fails.

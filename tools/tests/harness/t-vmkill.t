@@ -5,9 +5,13 @@
 # done to vmtest (SIGTERM, Ctrl-C, SIGKILL), vmtest reports it, valid TAP,
 # and no QEMU nor results directory stays behind; a kernel tainted by a
 # warning, a dead kernel log logger and kernel log records lost fail the
-# splat test.  Boots ten VMs, about four minutes under TCG, plus any wait
-# for another VM to finish (vmtest takes the machine-wide VM lock,
-# /tmp/srpt-vm.lock; this script never holds it, so never deadlocks).
+# splat test.  A guest test that printed no check, or no plan (lib.sh's
+# "1..N" at its end), or a plan other than the results it printed, fails
+# the plan test (issue 26): those cases run with a stub QEMU that runs the
+# guest test on the host (no VM, no VM lock).  Boots ten VMs, about four
+# minutes under TCG, plus any wait for another VM to finish (vmtest takes
+# the machine-wide VM lock, /tmp/srpt-vm.lock; this script never holds it,
+# so never deadlocks).
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 vmtest=$top/tools/vm/vmtest
 if ! command -v qemu-system-x86_64 >/dev/null; then
@@ -143,6 +147,126 @@ until_running() {
 	return 1
 }
 
+# The plan cases run with a stub QEMU, first on PATH: it does on the host
+# what guest-init does in the guest (runs the guest test with sh, saves
+# its output and status in the results directory, taint flags 0 and a
+# kernel log of one clean line), and they take a lock of their own.
+mkdir "$tmp/bin"
+cat >"$tmp/bin/qemu-system-x86_64" <<'EOF'
+#!/bin/sh
+for a; do
+	case $a in
+	*mount_tag=results,*) res=${a#local,path=} res=${res%%,mount_tag=*} ;;
+	*" srpt.test="*)
+		t=$(printf '%s\n' "$a" | sed -n 's/.* srpt\.test=\([^ ]*\).*/\1/p')
+		r=$(printf '%s\n' "$a" | sed -n 's/.* srpt\.repo=\([^ ]*\).*/\1/p')
+		;;
+	esac
+done
+SRPT_REPO=$r timeout 60 sh "$t" >"$res/tap" 2>&1
+echo $? >"$res/rc"
+echo 0 >"$res/tainted"
+echo "[    0.000000] Linux version stub (t-vmkill's stub QEMU)" >"$res/dmesg"
+EOF
+chmod +x "$tmp/bin/qemu-system-x86_64"
+# stub: vmtest on $script with the stub QEMU, to its end.
+stub() {
+	PATH=$tmp/bin:$PATH SRPT_VM_LOCK=$tmp/lock SRPT_TEST_TIMEOUT=60 \
+		"$vmtest" "$script" >"$out" 2>&1
+}
+# prove_fails: prove (which said PASS to all of these before issue 26)
+# judges vmtest's output a failure.
+prove_passes() { prove --exec cat "$out" >/dev/null 2>&1; }
+prove_fails() { ! prove_passes; }
+
+guest plan-empty <<'EOF'
+# Nothing at all, status 0.
+EOF
+stub
+check "guest status ok" has '^ok 1 - guest test finished with status 0$'
+check "no guest checks: not ok" \
+	has "^not ok 2 - the guest's plan matches its results \\(no guest checks\\)$"
+check "valid TAP, plan 1..3" tap_valid
+check "prove fails it" prove_fails
+check "results directory removed" no_results
+
+guest plan-zero <<'EOF'
+. "$SRPT_REPO/tools/vm/lib.sh"
+diag "a comment, no check"
+EOF
+stub
+check "no guest checks, lib.sh's plan 1..0: not ok" \
+	has "^not ok 2 - the guest's plan matches its results \\(no guest checks, plan 1\\.\\.0\\)$"
+check "valid TAP, plan 1..3" tap_valid
+check "prove fails it" prove_fails
+check "results directory removed" no_results
+
+guest plan-none <<'EOF'
+# Results, status 0, no plan (lib.sh not sourced).
+echo "ok 1 - one"
+echo "ok 2 - two"
+EOF
+stub
+check "guest status ok" has '^ok 3 - guest test finished with status 0$'
+check "no guest plan: not ok" \
+	has "^not ok 4 - the guest's plan matches its results \\(no plan after 2 results: "
+check "valid TAP, plan 1..5" tap_valid
+check "prove fails it" prove_fails
+check "results directory removed" no_results
+
+guest plan-disagrees <<'EOF'
+echo "ok 1 - one of five"
+echo "1..5"
+EOF
+stub
+check "guest status ok" has '^ok 2 - guest test finished with status 0$'
+check "plan 1..5 with one result: not ok" \
+	has "^not ok 3 - the guest's plan matches its results \\(plan 1\\.\\.5, 1 results received\\)$"
+check "the guest's plan as a comment" has '^# 1\.\.5$'
+check "valid TAP, plan 1..4" tap_valid
+check "prove fails it" prove_fails
+check "results directory removed" no_results
+
+guest plan-uncounted <<'EOF'
+. "$SRPT_REPO/tools/vm/lib.sh"
+ok "one"
+echo "ok 2 - printed past lib.sh's count"
+EOF
+stub
+check "guest status ok" has '^ok 3 - guest test finished with status 0$'
+check "lib.sh's plan 1..1 with two results: not ok" \
+	has "^not ok 4 - the guest's plan matches its results \\(plan 1\\.\\.1, 2 results received\\)$"
+check "valid TAP, plan 1..5" tap_valid
+check "prove fails it" prove_fails
+check "results directory removed" no_results
+
+guest plan-died <<'EOF'
+. "$SRPT_REPO/tools/vm/lib.sh"
+ok "one"
+kill -9 $$
+ok "two"
+EOF
+stub
+check "guest status not ok (status: 137)" \
+	has '^not ok 2 - guest test finished with status 0 \(status: 137\)$'
+check "died: no guest plan" \
+	has "^not ok 3 - the guest's plan matches its results \\(no plan after 1 results: "
+check "valid TAP, plan 1..4" tap_valid
+check "results directory removed" no_results
+
+guest plan-good <<'EOF'
+. "$SRPT_REPO/tools/vm/lib.sh"
+ok "one"
+not_ok "two # TODO a failure that is allowed"
+EOF
+stub
+check "lib.sh's plan 1..2 with two results: ok" \
+	has "^ok 4 - the guest's plan matches its results \\(1\\.\\.2\\)$"
+check "the guest's plan as a comment" has '^# 1\.\.2$'
+check "valid TAP, plan 1..5" tap_valid
+check "prove passes it" prove_passes
+check "results directory removed" no_results
+
 guest sigkill <<'EOF'
 sleep 600
 EOF
@@ -164,8 +288,10 @@ run 160 SRPT_TEST_TIMEOUT=20
 check "vmtest finishes (${took}s after QEMU started)" [ $gone = 1 ]
 check "guest status not ok (status: 124)" \
 	has '^not ok 2 - guest test finished with status 0 \(status: 124\)$'
-check "a guest shell's console echo is no splat" has '^ok 3 - dmesg clean of splats$'
-check "valid TAP, plan 1..3" tap_valid
+check "killed: no guest plan" \
+	has "^not ok 3 - the guest's plan matches its results \\(no plan after 1 results: "
+check "a guest shell's console echo is no splat" has '^ok 4 - dmesg clean of splats$'
+check "valid TAP, plan 1..4" tap_valid
 check "no QEMU left" no_qemu
 check "results directory removed" no_results
 
@@ -178,9 +304,11 @@ run 90 SRPT_TEST_TIMEOUT=1 SRPT_VM_GRACE=29
 check "vmtest kills the hung guest and finishes (${took}s)" [ $gone = 1 ]
 check "guest status not ok (status: none)" \
 	has '^not ok 1 - guest test finished with status 0 \(status: none\)$'
+check "no guest checks" \
+	has "^not ok 2 - the guest's plan matches its results \\(no guest checks\\)$"
 check "no dmesg: splat test not ok, console scanned" \
-	has '^not ok 2 - dmesg clean of splats \(no dmesg saved; console scanned\)$'
-check "valid TAP, plan 1..2" tap_valid
+	has '^not ok 3 - dmesg clean of splats \(no dmesg saved; console scanned\)$'
+check "valid TAP, plan 1..3" tap_valid
 check "no QEMU left" no_qemu
 check "results directory removed" no_results
 
@@ -190,6 +318,7 @@ echo 'WARNING: CPU: 0 PID: 1 at test' >/dev/kmsg
 echo 'report tail: srpt_frame_of_the_report+0x1/0x2' >/dev/kmsg
 echo 'BUG: guest shell echo on the console' >/dev/console
 echo "ok 1 - wrote a splat"
+echo "1..1"
 exit 3
 EOF
 run 160 SRPT_TEST_TIMEOUT=60
@@ -197,7 +326,8 @@ check "vmtest finishes" [ $gone = 1 ]
 check "guest's own TAP passed through" has '^ok 1 - wrote a splat$'
 check "guest status not ok (status: 3)" \
 	has '^not ok 2 - guest test finished with status 0 \(status: 3\)$'
-check "splat test not ok" has '^not ok 3 - dmesg clean of splats$'
+check "the guest's plan ok" has "^ok 3 - the guest's plan matches its results \\(1..1\\)$"
+check "splat test not ok" has '^not ok 4 - dmesg clean of splats$'
 check "the dmesg line as diagnostics" \
 	after '^# dmesg: \[ *[0-9]+\.[0-9]+\] WARNING: CPU: 0 PID: 1 at test$'
 check "the console echo not among the splats" not_after "guest shell echo"
@@ -205,7 +335,7 @@ check "the whole report follows, not only its splat line" \
 	after '^# report: \[ *[0-9]+\.[0-9]+\] report tail: srpt_frame_of_the_report\+0x1/0x2$'
 check "the guest's logs are kept under build/vm-failures" \
 	after '^# guest logs kept in .*/build/vm-failures/'
-check "valid TAP, plan 1..3" tap_valid
+check "valid TAP, plan 1..4" tap_valid
 check "no QEMU left" no_qemu
 check "results directory removed" no_results
 
@@ -213,27 +343,30 @@ guest taint <<'EOF'
 # A warning whose log line never made it: only the taint flags tell.
 echo 512 >/proc/sys/kernel/tainted
 echo "ok 1 - tainted W"
+echo "1..1"
 EOF
 run 160 SRPT_TEST_TIMEOUT=60
 check "vmtest finishes" [ $gone = 1 ]
 check "guest status ok" has '^ok 2 - guest test finished with status 0$'
+check "the guest's plan ok" has "^ok 3 - the guest's plan matches its results \\(1..1\\)$"
 check "splat test not ok, the taint named" \
-	has '^not ok 3 - dmesg clean of splats \(kernel tainted: W\)$'
-check "valid TAP, plan 1..3" tap_valid
+	has '^not ok 4 - dmesg clean of splats \(kernel tainted: W\)$'
+check "valid TAP, plan 1..4" tap_valid
 check "no QEMU left" no_qemu
 check "results directory removed" no_results
 
 guest logger-killed <<'EOF'
 kill -9 "$SRPT_KMSG_LOGGER"
 echo "ok 1 - killed the kernel log logger"
+echo "1..1"
 EOF
 run 160 SRPT_TEST_TIMEOUT=60
 check "vmtest finishes" [ $gone = 1 ]
 check "splat test not ok: the log is not whole" \
-	has '^not ok 3 - dmesg clean of splats \(kernel log incomplete\)$'
+	has '^not ok 4 - dmesg clean of splats \(kernel log incomplete\)$'
 check "why, as diagnostics" \
 	after '^# kernel log: the kernel log logger died before the test.s end$'
-check "valid TAP, plan 1..3" tap_valid
+check "valid TAP, plan 1..4" tap_valid
 check "no QEMU left" no_qemu
 check "results directory removed" no_results
 
@@ -247,14 +380,15 @@ for i in range(10000):
         f.write("vmkill: filler %05d %s\n" % (i, "x" * 900))'
 kill -CONT "$SRPT_KMSG_LOGGER"
 echo "ok 1 - overran the ring buffer"
+echo "1..1"
 EOF
 run 250 SRPT_TEST_TIMEOUT=150
 check "vmtest finishes" [ $gone = 1 ]
 check "splat test not ok: records lost" \
-	has '^not ok 3 - dmesg clean of splats \(kernel log incomplete\)$'
+	has '^not ok 4 - dmesg clean of splats \(kernel log incomplete\)$'
 check "which records, as diagnostics" \
 	after '^# kernel log: kernel log records [0-9]+ to [0-9]+ lost$'
-check "valid TAP, plan 1..3" tap_valid
+check "valid TAP, plan 1..4" tap_valid
 check "no QEMU left" no_qemu
 check "results directory removed" no_results
 
@@ -268,11 +402,13 @@ run 250 SRPT_TEST_TIMEOUT=100
 check "vmtest finishes as QEMU exits on the panic (${took}s)" within 100
 check "guest status not ok (status: none)" \
 	has '^not ok 1 - guest test finished with status 0 \(status: none\)$'
+check "no guest checks" \
+	has "^not ok 2 - the guest's plan matches its results \\(no guest checks\\)$"
 check "splat test not ok, console scanned" \
-	has '^not ok 2 - dmesg clean of splats \(no dmesg saved; console scanned\)$'
+	has '^not ok 3 - dmesg clean of splats \(no dmesg saved; console scanned\)$'
 check "the console's panic line as diagnostics" \
 	after '^# console: \[ *[0-9]+\.[0-9]+\] Kernel panic - not syncing'
-check "valid TAP, plan 1..2" tap_valid
+check "valid TAP, plan 1..3" tap_valid
 check "no QEMU left" no_qemu
 check "results directory removed" no_results
 

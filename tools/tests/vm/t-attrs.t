@@ -49,7 +49,7 @@ echo 32 >"$at"/srp_sq_size
 if srp_login && disk=$(srp_disk 30); then ok "login with srp_max_rsp_size 64, srp_sq_size 32 ($disk)"; else
 	not_ok "login with srp_max_rsp_size 64, srp_sq_size 32"; exit 1; fi
 if ours; then
-	l=$(kmsg_text | grep "ib_srpt: .*logged in from" | tail -n 1)
+	l=$(kmsg_sync && kmsg_text | grep "ib_srpt: .*logged in from" | tail -n 1)
 	case $l in
 	*" over RDMA/CM (IU "*"/64 bytes"*"send queue 32"*) ok "the login used them (over RDMA/CM)" ;;
 	*) not_ok "the login used them"; diag "$l" ;;
@@ -105,7 +105,7 @@ use_srq_flip() {
 use_srq_flip 1
 run_ok "its disk is back" wait_until 60 disk_reads "$disk"
 if ours; then
-	n=$(kmsg_text | grep -c "ib_srpt: .*logged in from.*shared receive queue")
+	n=$(kmsg_count "ib_srpt: .*logged in from.*shared receive queue")
 	if [ "$n" -ge "$nch" ]; then ok "the new channels use the shared receive queue"; else
 		not_ok "the new channels use the shared receive queue ($n)"; fi
 fi

@@ -28,6 +28,9 @@ same_data() {
 }
 
 if login; then ok "login ($disk)"; else not_ok "login"; exit 1; fi
+# Each login's channels are seen: else every "srpt_channels_are 0" below
+# would pass with channels that cannot be seen at all.
+run_ok "the target has channels after the login" srpt_channels_some 30
 nch=$(srpt_channels)
 diag "ib_srp logged in with $nch channel(s)"
 
@@ -50,15 +53,21 @@ while [ $i -le 50 ]; do
 		kmsg_text | grep -v '^ ' | tail -n 12 | sed 's/^/# /'
 		break
 	fi
+	if ! srpt_channels_some 30; then
+		bad="$bad no-channels#$i"
+		srp_logout_wait
+		break
+	fi
 	if ! pattern $((i % 32)) || ! same_data $((i % 32)); then bad="$bad data#$i"; fi
 	if ! srp_logout_wait; then bad="$bad logout#$i"; break; fi
 	i=$((i + 1))
 done
-is "$bad" "" "50 logins and logouts, 1 MiB written and read back in each"
+is "$bad" "" "50 logins and logouts, the target's channels seen, 1 MiB written and read back in each"
 
 # 3. Node ACL removed under I/O: the session ends, a new login is refused
 #    until the ACL is back, and the data is still there.
 login && pattern 40
+run_ok "the target has channels before the ACL removal" srpt_channels_some 30
 bg_fio "$disk" --time_based --runtime=300
 run_ok "fio has writes in flight" wait_until 30 disk_busy "$disk"
 # shellcheck disable=SC2154 # ini: set by srp_test_begin
@@ -98,7 +107,10 @@ run_ok "rdma link add $RXE_DEV again" rxe_setup
 # ib_srp's port and (ours) the target port bound again; slow on a debug
 # kernel.
 srp_port_ready 30 || diag "ib_srp's port on $RXE_DEV is not back after 30 s"
-[ "${SRPT_UNDER_TEST:-ours}" = intree ] || kmsg_wait_more "$bound_msg" "$bound_n"
+if ours; then
+	run_ok "the target port bound to $RXE_DEV port 1 again (kernel log)" \
+		kmsg_wait_more "$bound_msg" "$bound_n"
+fi
 # The in-tree driver keeps the configured target port bound to the device
 # that went away ("target port rxe0_1 has not yet been enabled"); ours binds
 # it to the port that carries its GID again.
@@ -110,6 +122,7 @@ if [ -n "$disk" ] && same_data 40; then ok "data intact after the device came ba
 
 # 5. targetcli clearconfig with the session live, then rmmod.  (The
 # in-tree driver has no session here: the login above failed.)
+run_ok "the target has channels before clearconfig$todo" srpt_channels_some 30
 bg_fio "$disk" --time_based --runtime=300
 run_ok "fio has writes in flight$todo" wait_until 30 disk_busy "$disk"
 tcli clearconfig confirm=True >/tmp/tcli.out 2>&1

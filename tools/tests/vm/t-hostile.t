@@ -68,7 +68,8 @@ base=$(srpt_channels)
 if [ "$base" -gt 0 ] 2>/dev/null; then ok "ib_srp's $base channel(s) seen"; else
 	not_ok "ib_srp's channels seen (srpt_channels printed '$base')"; exit 1; fi
 # How many channels the target has for the hostile initiator (srp-hostile
-# checks it released one): its ACL's info (ours), all channels but
+# checks that it counts the channel a case opened, then that it released
+# it: a count blind to channels fails): its ACL's info (ours), all channels but
 # ib_srp's (the in-tree driver); a read that blocks for 10 s counts as none
 # known.
 if ours; then
