@@ -15,7 +15,7 @@ dir="$top/build/kernel-doc"
 linux_source_unpack kernel-doc "$dir" scripts/kernel-doc
 
 cd "$top"
-files=${*:-"ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h srpt_compat.h srpt_trace.h"}
+files=${*:-"ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h srpt_login_info.h srpt_compat.h srpt_trace.h"}
 # shellcheck disable=SC2086
 out=$(perl "$dir/scripts/kernel-doc" -none $files 2>&1) || true
 [ -z "$out" ] || { echo "$out"; exit 1; }
