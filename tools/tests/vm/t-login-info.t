@@ -48,10 +48,10 @@ sed 's/^/# login_info: /' /tmp/login_info
 is "$(cat /tmp/login_info)" "$want" \
 	"login_info: the IB CM string, then $SRPT_IP and [$A6] with port $SRPT_CM_PORT; no link-local address"
 
-# rdma_cm_login LINE: ib_srp logs in with LINE written verbatim, the disk
-# answers a read, logout.
+# rdma_cm_login LINE: ib_srp logs in with LINE written verbatim
+# (srp_add_target), the disk answers a read, logout.
 rdma_cm_login() {
-	if echo "$1" >/sys/class/infiniband_srp/srp-rxe0-1/add_target &&
+	if srp_add_target "$1" &&
 		disk=$(srp_disk 30) &&
 		dd if="$disk" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; then
 		ok "ib_srp logs in with '$1' verbatim ($disk reads)"
@@ -69,10 +69,10 @@ while IFS= read -r line; do
 done </tmp/login_info.rdma_cm
 is "$n" 2 "two RDMA/CM strings tried"
 
-# The check above can fail: a line with another port is refused.
+# The check above can fail: a line with another port is refused (and not
+# as "Already connected", which srp_add_target retries).
 bad=$(sed -n 2p /tmp/login_info | sed "s/:$SRPT_CM_PORT\$/:$((SRPT_CM_PORT + 1))/")
-run_fails "ib_srp refuses '$bad' (no listener on that port)" \
-	sh -c "echo '$bad' >/sys/class/infiniband_srp/srp-rxe0-1/add_target"
+run_fails "ib_srp refuses '$bad' (no listener on that port)" srp_add_target "$bad"
 
 srp_ibcm_login_string "IB CM line" "$(sed -n 1p /tmp/login_info)"
 run_ok "channels released" srpt_channels_gone 30
