@@ -66,7 +66,7 @@ KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 VERSION := $(shell sed -n 's/^\#define SRPT_DRV_VERSION "\(.*\)"$$/\1/p' $(SRC)/ib_srpt.h)
 # What DKMS builds from (/usr/src/ib_srpt-VERSION).
 MODULE_SRC := Makefile Kconfig ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h \
-	srpt_compat.h srpt_trace.h
+	srpt_login_info.h srpt_compat.h srpt_trace.h
 
 all: modules
 

@@ -17,7 +17,10 @@
 
 #include <linux/debugfs.h>
 #include <linux/fault-inject.h>
+#include <linux/if_arp.h>
+#include <linux/if_infiniband.h>
 #include <linux/inet.h>
+#include <linux/inetdevice.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -25,6 +28,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/string_helpers.h>
+#include <net/addrconf.h>
+#include <net/if_inet6.h>
 #include <net/ipv6.h>
 #include <scsi/scsi_common.h>
 #include <scsi/scsi_proto.h>
@@ -38,6 +43,7 @@
 
 #include "ib_srpt.h"
 #include "srpt_compat.h"
+#include "srpt_login_info.h"
 #include "srpt_mad.h"
 
 #define CREATE_TRACE_POINTS
@@ -4768,6 +4774,191 @@ static struct configfs_attribute *srpt_tpg_attrib_attrs[] = {
 	NULL,
 };
 
+/*
+ * .../$tpg/login_info: what an initiator writes to ib_srp's add_target to
+ * log in to the TPG's target port, one line per way in (srpt_login_info.h
+ * has the formats).  LIO gives the target port directory itself no
+ * attributes of a fabric's own, so the file is in each TPG; the strings
+ * are those of the port and the same in each.
+ */
+
+/**
+ * srpt_login_info_ib_cm() - the IB CM login string of a port
+ * @li: page being written.
+ * @sport: the port.
+ *
+ * One line when the device listens for IB CM logins (InfiniBand and RoCE)
+ * and the port has a GID: dgid is GID 0, pkey the P_Key at index 0, and
+ * id_ext, ioc_guid and service_id are srpt_service_guid, as the Device
+ * Management agent reports them.  Caller holds srpt_dev_mutex.
+ */
+static void srpt_login_info_ib_cm(struct srpt_login_info *li,
+				  struct srpt_port *sport)
+{
+	struct ib_device *dev = sport->sdev->device;
+	u16 pkey;
+
+	lockdep_assert_held(&srpt_dev_mutex);
+	if (!READ_ONCE(sport->sdev->cm_id) ||
+	    !rdma_cap_ib_cm(dev, sport->port_num) ||
+	    !memchr_inv(sport->gid, 0, sizeof(sport->gid)) ||
+	    ib_get_cached_pkey(dev, sport->port_num, 0, &pkey))
+		return;
+	srpt_login_add_ib_cm(li, srpt_service_guid, srpt_service_guid,
+			     sport->gid, pkey, srpt_service_guid);
+}
+
+/**
+ * srpt_port_netdev_rcu() - the network interface of a port's IP addresses
+ * @sport: the port.
+ * @gid_ndev: netdev of the port's GID 0 (RoCE), or NULL.
+ *
+ * RoCE: the netdev of GID 0.  InfiniBand: the IPoIB interface whose
+ * hardware address holds the port's GID (bytes 4..19), as the RDMA/CM
+ * resolves an address to a port.  Only interfaces of the initial network
+ * namespace count: the RDMA/CM listener is there.  Caller holds
+ * rcu_read_lock() and srpt_dev_mutex.
+ *
+ * Return: the netdev (valid until rcu_read_unlock()), or NULL.
+ */
+static struct net_device *srpt_port_netdev_rcu(struct srpt_port *sport,
+					       struct net_device *gid_ndev)
+{
+	struct net_device *ndev = gid_ndev;
+
+	if (!ndev && rdma_protocol_ib(sport->sdev->device, sport->port_num)) {
+		for_each_netdev_rcu(&init_net, ndev) {
+			if (ndev->type == ARPHRD_INFINIBAND &&
+			    ndev->addr_len == INFINIBAND_ALEN &&
+			    !memcmp(ndev->dev_addr + 4, sport->gid, 16))
+				return ndev;
+		}
+		return NULL;
+	}
+	if (ndev && !net_eq(dev_net(ndev), &init_net))
+		return NULL;
+	return ndev;
+}
+
+/**
+ * srpt_login_info_rdma_cm() - the RDMA/CM login strings of a port
+ * @li: page being written.
+ * @sport: the port.
+ * @cm_port: the port the RDMA/CM listener is on (not 0).
+ *
+ * One line per IPv4 address, then one per IPv6 address of the port's
+ * network interface (srpt_port_netdev_rcu()), in the interface's order.
+ * IPv6 link-local addresses are left out: their zone is an interface of
+ * the initiator's, which the target cannot know.  So are IPv6 addresses
+ * still tentative or that failed duplicate address detection.  id_ext and
+ * ioc_guid are srpt_service_guid.  Caller holds srpt_dev_mutex.
+ */
+static void srpt_login_info_rdma_cm(struct srpt_login_info *li,
+				    struct srpt_port *sport, u16 cm_port)
+{
+	const struct ib_gid_attr *attr;
+	struct net_device *gid_ndev = NULL, *ndev;
+	const struct in_ifaddr *ifa;
+	struct in_device *in_dev;
+	char addr[INET6_ADDRSTRLEN];
+
+	lockdep_assert_held(&srpt_dev_mutex);
+	attr = rdma_get_gid_attr(sport->sdev->device, sport->port_num, 0);
+	rcu_read_lock();
+	if (!IS_ERR(attr)) {
+		gid_ndev = rdma_read_gid_attr_ndev_rcu(attr);
+		if (IS_ERR(gid_ndev))
+			gid_ndev = NULL;
+	}
+	ndev = srpt_port_netdev_rcu(sport, gid_ndev);
+	if (!ndev)
+		goto unlock;
+	in_dev = __in_dev_get_rcu(ndev);
+	if (in_dev) {
+		in_dev_for_each_ifa_rcu(ifa, in_dev) {
+			snprintf(addr, sizeof(addr), "%pI4", &ifa->ifa_local);
+			srpt_login_add_rdma_cm(li, srpt_service_guid,
+					       srpt_service_guid, addr, false,
+					       cm_port);
+		}
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	{
+		const struct inet6_ifaddr *ifp;
+		struct inet6_dev *in6_dev = __in6_dev_get(ndev);
+
+		if (!in6_dev)
+			goto unlock;
+		list_for_each_entry_rcu(ifp, &in6_dev->addr_list, if_list) {
+			if ((ipv6_addr_type(&ifp->addr) &
+			     IPV6_ADDR_LINKLOCAL) ||
+			    (READ_ONCE(ifp->flags) &
+			     (IFA_F_TENTATIVE | IFA_F_DADFAILED)))
+				continue;
+			snprintf(addr, sizeof(addr), "%pI6c", &ifp->addr);
+			srpt_login_add_rdma_cm(li, srpt_service_guid,
+					       srpt_service_guid, addr, true,
+					       cm_port);
+		}
+	}
+#endif
+unlock:
+	rcu_read_unlock();
+	if (!IS_ERR(attr))
+		rdma_put_gid_attr(attr);
+}
+
+/**
+ * srpt_tpg_login_info_show() - read .../$tpg/login_info
+ * @item: the TPG's configfs item.
+ * @page: output, one page.
+ *
+ * The login strings of the target port, one per line, nothing else: the
+ * IB CM string (srpt_login_info_ib_cm()), then one RDMA/CM string per
+ * address (srpt_login_info_rdma_cm()) while an RDMA/CM listener runs
+ * (discovery_auth/rdma_cm_port not 0).  Empty while the target port is
+ * not bound to an RDMA port.  Only whole lines: those that do not fit in
+ * the page are left out, and a warning says how many.
+ *
+ * Return: bytes written.
+ */
+static ssize_t srpt_tpg_login_info_show(struct config_item *item, char *page)
+{
+	struct se_portal_group *se_tpg = container_of(to_config_group(item),
+						      struct se_portal_group,
+						      tpg_group);
+	struct srpt_tport *tport = srpt_se_tpg_to_tpg(se_tpg)->tport;
+	struct srpt_login_info li;
+	struct srpt_port *sport;
+	u16 cm_port;
+
+	srpt_login_info_init(&li, page, PAGE_SIZE);
+
+	mutex_lock(&srpt_listen_mutex);
+	cm_port = srpt_listen_port;
+	mutex_unlock(&srpt_listen_mutex);
+
+	mutex_lock(&srpt_dev_mutex);
+	sport = tport->sport;
+	if (sport) {
+		srpt_login_info_ib_cm(&li, sport);
+		if (cm_port)
+			srpt_login_info_rdma_cm(&li, sport, cm_port);
+	}
+	mutex_unlock(&srpt_dev_mutex);
+
+	if (li.left_out)
+		pr_warn_ratelimited("target port %s: login_info left out %u login strings that did not fit in a page\n",
+				    tport->name, li.left_out);
+	return li.len;
+}
+CONFIGFS_ATTR_RO(srpt_tpg_, login_info);
+
+static struct configfs_attribute *srpt_tpg_base_attrs[] = {
+	&srpt_tpg_attr_login_info,
+	NULL,
+};
+
 /**
  * srpt_ch_state_name() - a channel state as LIO's connection states name it
  * @state: enum srpt_ch_state.
@@ -4984,6 +5175,7 @@ static const struct target_core_fabric_ops srpt_template = {
 	.fabric_init_nodeacl		= srpt_init_nodeacl,
 	.tfc_discovery_attrs		= srpt_da_attrs,
 	.tfc_wwn_attrs			= srpt_wwn_attrs,
+	.tfc_tpg_base_attrs		= srpt_tpg_base_attrs,
 	.tfc_tpg_attrib_attrs		= srpt_tpg_attrib_attrs,
 	.tfc_tpg_nacl_base_attrs	= srpt_nacl_attrs,
 	.tfc_tpg_nacl_auth_attrs	= srpt_nacl_auth_attrs,

@@ -13,7 +13,7 @@ linux_source_unpack checkpatch "$dir" scripts/checkpatch.pl \
 	scripts/spelling.txt scripts/const_structs.checkpatch
 
 cd "$top"
-files=${*:-"ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h srpt_compat.h srpt_trace.h"}
+files=${*:-"ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h srpt_login_info.h srpt_compat.h srpt_trace.h"}
 rc=0
 for f in $files; do
 	ignore=FILE_PATH_CHANGES

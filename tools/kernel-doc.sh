@@ -15,6 +15,8 @@
 #	are dated by the last commit (KBUILD_BUILD_TIMESTAMP), not the day of
 #	the build.  Exit status: 0 when kernel-doc warned of nothing and at
 #	least one page was written.
+# tools/kernel-doc.sh --sources
+#	Print the list of files the two forms above read.
 #
 # kernel-doc is unpacked once into build/kernel-doc/.
 set -eu
@@ -25,7 +27,14 @@ dir="$top/build/kernel-doc"
 linux_source_unpack kernel-doc "$dir" scripts/kernel-doc
 
 cd "$top"
-sources="ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h srpt_compat.h srpt_trace.h"
+sources="ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h srpt_login_info.h srpt_compat.h srpt_trace.h"
+
+# --sources: the files this script reads, for tests that count their
+# comments.
+if [ "${1:-}" = --sources ]; then
+	echo "$sources"
+	exit 0
+fi
 
 if [ "${1:-}" = --man ]; then
 	[ $# = 2 ] || { echo "usage: $0 --man DIR" >&2; exit 1; }

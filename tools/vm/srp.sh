@@ -151,6 +151,38 @@ srp_hostile_setup() {
 		modprobe -a rdma_ucm ib_uverbs
 }
 
+# srp_ibcm_login_string LABEL STRING: log in over IB CM with the fields of
+# an ibsrpdm-style login string (id_ext, ioc_guid, dgid, pkey, service_id)
+# through the test initiator srp_ibcm_ini ($SRPT_IBCM_KO, default the
+# checkout's), with ib_srp's initiator port id (srp_ini_id, whose ACL the
+# caller made), and check the login response; then log out.  Checks are
+# named LABEL: ...; the dgid is reached through veth0.
+srp_ibcm_login_string() {
+	_il_f() { echo "$2" | tr , '\n' | sed -n "s/^$1=//p"; }
+	_il_dgid=$(_il_f dgid "$2") _il_sid=$(_il_f service_id "$2")
+	_il_tpid=$(_il_f id_ext "$2")$(_il_f ioc_guid "$2")
+	is "$(_il_f pkey "$2")" ffff "$1: the login string's pkey is the port's (ffff)"
+	_il_addr=$(echo "$_il_dgid" | sed 's/\(....\)/\1:/g; s/:$//')%veth0
+	_il_ko=${SRPT_IBCM_KO:-$SRPT_REPO/tools/ibcm-initiator/srp_ibcm_ini.ko}
+	grep -q " /sys/kernel/debug debugfs" /proc/mounts ||
+		mount -t debugfs debugfs /sys/kernel/debug
+	if ! insmod "$_il_ko"; then
+		not_ok "$1: test initiator $_il_ko loaded"
+		return
+	fi
+	_il_ctl=/sys/kernel/debug/srp_ibcm_ini
+	if echo "login dst=$_il_addr sid=$_il_sid ini=$(srp_ini_id) tpid=$_il_tpid expect=rsp" \
+		>$_il_ctl/ctl 2>/tmp/ibcm_login.err &&
+		grep -q '^ok - ' $_il_ctl/out && ! grep -q '^not ok - ' $_il_ctl/out; then
+		ok "$1: the test initiator logs in over IB CM with the login string's dgid, service_id, id_ext and ioc_guid"
+	else
+		not_ok "$1: the test initiator logs in over IB CM with the login string's dgid, service_id, id_ext and ioc_guid"
+		sed 's/^/# /' /tmp/ibcm_login.err $_il_ctl/out
+	fi
+	echo close >$_il_ctl/ctl 2>/dev/null
+	rmmod srp_ibcm_ini
+}
+
 # srp_initiator_load [ARGS]: ib_srp with ARGS, and sd_mod.
 srp_initiator_load() {
 	modprobe ib_srp "$@" && modprobe sd_mod
@@ -183,19 +215,23 @@ kmsg_wait_more() {
 }
 
 # srp_login [EXTRA]: ask ib_srp to log in to the target through RDMA/CM,
-# at $SRPT_DEST (default $SRPT_IP:$SRPT_CM_PORT).  ib_srp drops a
-# removed target from its list only after its SCSI host is gone, so a login
-# right after srp_logout_all can still be refused as "Already connected"
-# (initiator side, logged by ib_srp): that refusal alone is retried, for
-# up to 5 s.  The log is read up to now (kmsg_sync) before and after each
-# try.
+# at $SRPT_DEST (default $SRPT_IP:$SRPT_CM_PORT), with srp_add_target.
 srp_login() {
 	g=$(srpt_guid16)
+	srp_add_target "id_ext=$g,ioc_guid=$g,dest=${SRPT_DEST:-$SRPT_IP:$SRPT_CM_PORT}${1:+,$1}"
+}
+
+# srp_add_target LINE: write LINE, as it is, to ib_srp's add_target of
+# rxe0 port 1.  ib_srp drops a removed target from its list only after its
+# SCSI host is gone, so a login right after srp_logout_all can still be
+# refused as "Already connected" (initiator side, logged by ib_srp): that
+# refusal alone is retried, for up to 5 s.  The log is read up to now
+# (kmsg_sync) before and after each try.
+srp_add_target() {
 	_lg_i=0
 	while :; do
 		_lg_n=$(kmsg_count "ib_srp: Already connected") || return 1
-		echo "id_ext=$g,ioc_guid=$g,dest=${SRPT_DEST:-$SRPT_IP:$SRPT_CM_PORT}${1:+,$1}" \
-			>/sys/class/infiniband_srp/srp-rxe0-1/add_target && return 0
+		echo "$1" >/sys/class/infiniband_srp/srp-rxe0-1/add_target && return 0
 		kmsg_sync || return 1
 		kmsg_more "ib_srp: Already connected" "$_lg_n" || return 1
 		_lg_i=$((_lg_i + 1))

@@ -120,7 +120,8 @@ check "srpt_init_ch_qp(9) has NAME, SYNOPSIS, ARGUMENTS and DESCRIPTION" \
 	man9_sections "$tmp/man9/srpt_init_ch_qp.9"
 # man9_count: a page for every kernel-doc comment of the sources.
 man9_count() {
-	_c=$(cat ib_srpt.c ib_srpt.h srpt_wire.h srpt_iu.h srpt_mad.h srpt_compat.h |
+	# shellcheck disable=SC2046 # a list of file names
+	_c=$(cat $(tools/kernel-doc.sh --sources) |
 		grep -c '^[[:space:]]*/\*\*[[:space:]]*$')
 	_p=$(find "$tmp/man9" -name '*.9' | wc -l)
 	echo "$_c kernel-doc comments, $_p pages"

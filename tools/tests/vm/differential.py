@@ -18,7 +18,9 @@ DOC (Documentation/srpt.rst) lists the intended differences in its section
 or ``tag`` (Linux 6.12 and later) for an entry about some kernels' in-tree
 drivers only).  An operation whose results differ must carry "@tag=RESULT"
 naming an entry that holds for the running kernel, and ours must give
-RESULT; an operation that carries such a tag must differ (a tag that no
+RESULT (for "ls", RESULT "+ENTRY..." means the in-tree listing with ENTRY
+added: the files ours has in addition to what the kernel's LIO provides,
+which differs between kernels); an operation that carries such a tag must differ (a tag that no
 longer measures anything is stale); every entry that holds for the running
 kernel must be used.  A runner error or an ib_srp logout that did not
 finish fails the operation's section.  Anything else fails.
@@ -575,6 +577,20 @@ def cut(s, n):
     return s if len(s) <= n else s[:n - 3] + "..."
 
 
+def ls_key(entry):
+    """Sort key of an "ls" result entry: its name, as op_ls sorts."""
+    return entry.rsplit(":", 1)[0].rstrip("/@").encode("latin-1")
+
+
+def expected(op, intree):
+    """The result ours must give for op: its tag's RESULT, or for "ls"
+    with RESULT "+ENTRY...", the in-tree listing with those entries added."""
+    if op.name == "ls" and op.expect.startswith("+"):
+        have = [] if intree == "(empty)" else intree.split()
+        return " ".join(sorted(have + op.expect[1:].split(), key=ls_key))
+    return op.expect
+
+
 def main():
     corpus, doc, ours_ko, intree_ko, first = sys.argv[1:6]
     tap = Tap(int(first))
@@ -639,8 +655,9 @@ def main():
             bad = note = "UNEXPLAINED"
         elif differ and any(t not in documented for t in op.tags):
             bad = note = "TAG NOT DOCUMENTED: " + ",".join(op.tags)
-        elif differ and o != op.expect:
-            bad = note = "%s: ours should give %s" % (op.tags[0], op.expect)
+        elif differ and o != expected(op, a):
+            bad = note = "%s: ours should give %s" % (op.tags[0],
+                                                      expected(op, a))
         elif differ:
             note = ",".join(op.tags)
             used.update(op.tags)

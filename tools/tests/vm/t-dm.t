@@ -57,36 +57,6 @@ mad_trace_getresp() {
 	grep -c 'class 0x06 class_ver 0x[0-9a-f]* method 0x81 ' $trace/trace
 }
 
-# ibcm_login_string STRING: log in over IB CM with the fields of an
-# ibsrpdm-style login string through the test initiator srp_ibcm_ini
-# ($SRPT_IBCM_KO, default the checkout's), with ib_srp's initiator port id
-# (the ACL dm_check made), and check the login response.
-ibcm_login_string() {
-	_il_f() { echo "$1" | tr , '\n' | sed -n "s/^$2=//p"; }
-	_il_dgid=$(_il_f "$1" dgid) _il_sid=$(_il_f "$1" service_id)
-	_il_tpid=$(_il_f "$1" id_ext)$(_il_f "$1" ioc_guid)
-	is "$(_il_f "$1" pkey)" ffff "ours: the login string's pkey is the port's (ffff)"
-	_il_addr=$(echo "$_il_dgid" | sed 's/\(....\)/\1:/g; s/:$//')%veth0
-	_il_ko=${SRPT_IBCM_KO:-$SRPT_REPO/tools/ibcm-initiator/srp_ibcm_ini.ko}
-	grep -q " /sys/kernel/debug debugfs" /proc/mounts ||
-		mount -t debugfs debugfs /sys/kernel/debug
-	if ! insmod "$_il_ko"; then
-		not_ok "ours: test initiator $_il_ko loaded"
-		return
-	fi
-	_il_ctl=/sys/kernel/debug/srp_ibcm_ini
-	if echo "login dst=$_il_addr sid=$_il_sid ini=$(srp_ini_id) tpid=$_il_tpid expect=rsp" \
-		>$_il_ctl/ctl 2>/tmp/dm.ibcm.err &&
-		grep -q '^ok - ' $_il_ctl/out && ! grep -q '^not ok - ' $_il_ctl/out; then
-		ok "ours: the test initiator logs in over IB CM with the login string's dgid, service_id, id_ext and ioc_guid"
-	else
-		not_ok "ours: the test initiator logs in over IB CM with the login string's dgid, service_id, id_ext and ioc_guid"
-		sed 's/^/# /' /tmp/dm.ibcm.err $_il_ctl/out
-	fi
-	echo close >$_il_ctl/ctl 2>/dev/null
-	rmmod srp_ibcm_ini
-}
-
 # dm_check WHO: load the driver WHO (ours, intree), export a ramdisk, ask
 # its agent; results in /tmp/dm.$WHO, /tmp/dm.$WHO.err, /tmp/dm.$WHO.q
 # (quiet form); the driver is unloaded again at the end.
@@ -208,7 +178,7 @@ dm_check() {
 	# the test initiator connects to its dgid and service_id with its
 	# id_ext and ioc_guid as the target port id (pkey ffff, the one P_Key
 	# of a RoCE port).  The in-tree driver has no IB CM listener on RoCE.
-	[ "$who" = ours ] && ibcm_login_string "$login"
+	[ "$who" = ours ] && srp_ibcm_login_string ours "$login"
 	[ "$who" = ours ] && run_ok "$who: channel released" srpt_channels_gone 30
 	run_ok "$who: target teardown" srp_export_teardown
 	run_ok "$who: rmmod ib_srpt" rmmod ib_srpt
