@@ -114,16 +114,17 @@ fio_counted() {
 }
 # check_io NAME BS-BYTES: the deltas against the disk's and fio's.
 check_io() {
+	_name=$1 _bs=$2
 	# shellcheck disable=SC2086 # five numbers
-	set -- $d "$1" "$2"
+	set -- $d
 	d_r=$1 d_w=$2 d_sr=$3 d_sw=$4 d_o=$5
-	is "$d_o" 0 "$6: the disk completed no discard or flush"
+	is "$d_o" 0 "$_name: the disk completed no discard or flush"
 	want="0 $d_w $d_r $((d_sw * 512)) $((d_sr * 512)) $d_r $d_w 0"
-	is "$a" "$want" "$6: ACL: cmds_none 0, cmds_write $d_w, cmds_read $d_r (the disk's), bytes_in and bytes_out its sectors, histograms $d_r reads and $d_w writes, no LUN reset"
-	is "$p" "$want" "$6: target port: the same"
+	is "$a" "$want" "$_name: ACL: cmds_none 0, cmds_write $d_w, cmds_read $d_r (the disk's), bytes_in and bytes_out its sectors, histograms $d_r reads and $d_w writes, no LUN reset"
+	is "$p" "$want" "$_name: target port: the same"
 	# shellcheck disable=SC2086 # eight numbers
-	set -- $a "$7"
-	is "$5 $4" "$((fio_r * $9)) $((fio_w * $9))" "$6: bytes_out and bytes_in are fio's bytes read and written"
+	set -- $a
+	is "$5 $4" "$((fio_r * _bs)) $((fio_w * _bs))" "$_name: bytes_out and bytes_in are fio's bytes read and written"
 }
 if fio_counted small 4k 8m 32; then
 	ok "fio: 4 KiB random reads and writes, 8 MiB, 32 in flight ($fio_r + $fio_w I/Os)"
@@ -189,7 +190,7 @@ if [ -x "$bin"/srp-hostile ] && srp_hostile_setup; then
 		"$SRPT_IP" "$SRPT_CM_PORT" >/tmp/hostile.tap 2>&1
 	"$bin"/srp-hostile --id-ext "$g" --initiator-id $hi --lun 0 --sq-size 32 \
 		--channels-cmd "timeout 10 grep -c '^CID: ' $SRPT_TPG/acls/$hi/info" \
-		--case "credits: more requests held than credits granted" \
+		--case "credits: more requests" \
 		"$SRPT_IP" "$SRPT_CM_PORT" >>/tmp/hostile.tap 2>&1
 	srpt_channels_gone 30
 	kmsg_sync
