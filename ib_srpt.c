@@ -798,6 +798,147 @@ static void srpt_ch_set_state(struct srpt_rdma_ch *ch,
 	WRITE_ONCE(ch->state, state);
 }
 
+/*
+ * Statistics.  A channel counts its I/O in per-CPU counters (ch->stats):
+ * the CPU that completes a command adds to its own copy, with no lock and
+ * no shared cache line (u64_stats_sync makes the values whole for 32-bit
+ * readers, and costs nothing on 64-bit).  Send queue waits are counted
+ * under ch->lock, which their path holds anyway (ch->sq_waits).  Login
+ * outcomes are counted where logins are decided, in the totals of the node
+ * ACL and target port, under srpt_ch_mutex.  When a channel's session
+ * ends, its counters are folded into those totals under srpt_ch_mutex, in
+ * the same section that clears ch->sess: a reader (srpt_stats_collect())
+ * adds the totals and the channels that still have a session, under that
+ * mutex, and so counts every value exactly once.
+ */
+
+/**
+ * srpt_ch_stats_begin() - this CPU's counters of a channel, for writing
+ * @ch: channel.
+ * @flags: out: for srpt_ch_stats_end().
+ *
+ * Disables preemption until srpt_ch_stats_end().
+ *
+ * Return: the counters.
+ */
+static inline struct srpt_ch_stats *
+srpt_ch_stats_begin(struct srpt_rdma_ch *ch, unsigned long *flags)
+{
+	struct srpt_ch_stats *s = get_cpu_ptr(ch->stats);
+
+	*flags = u64_stats_update_begin_irqsave(&s->syncp);
+	return s;
+}
+
+static inline void srpt_ch_stats_end(struct srpt_rdma_ch *ch,
+				     struct srpt_ch_stats *s,
+				     unsigned long flags)
+{
+	u64_stats_update_end_irqrestore(&s->syncp, flags);
+	put_cpu_ptr(ch->stats);
+}
+
+/**
+ * srpt_ch_count() - add to one per-CPU counter of a channel
+ * @ch: channel.
+ * @idx: enum srpt_stat, below SRPT_STAT_PERCPU_NR.
+ * @n: amount.
+ */
+static void srpt_ch_count(struct srpt_rdma_ch *ch, unsigned int idx, u64 n)
+{
+	struct srpt_ch_stats *s;
+	unsigned long flags;
+
+	s = srpt_ch_stats_begin(ch, &flags);
+	u64_stats_add(&s->v[idx], n);
+	srpt_ch_stats_end(ch, s, flags);
+}
+
+/**
+ * srpt_ch_stats_add() - add a channel's counters to a set of values
+ * @ch: channel, listed (its counters are freed after it leaves the list).
+ * @sum: the values to add to.
+ */
+static void srpt_ch_stats_add(struct srpt_rdma_ch *ch, struct srpt_stats *sum)
+{
+	u64 v[SRPT_STAT_PERCPU_NR];
+	unsigned int start, i;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct srpt_ch_stats *s = per_cpu_ptr(ch->stats, cpu);
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			for (i = 0; i < SRPT_STAT_PERCPU_NR; i++)
+				v[i] = u64_stats_read(&s->v[i]);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		for (i = 0; i < SRPT_STAT_PERCPU_NR; i++)
+			sum->v[i] += v[i];
+	}
+	sum->v[SRPT_STAT_SQ_WAITS] += READ_ONCE(ch->sq_waits);
+}
+
+/**
+ * srpt_ch_nacl() - the node ACL of a channel's session
+ * @ch: channel with a session.
+ */
+static inline struct srpt_nacl *srpt_ch_nacl(const struct srpt_rdma_ch *ch)
+{
+	return container_of(ch->sess->se_node_acl, struct srpt_nacl, nacl);
+}
+
+/**
+ * srpt_ch_stats_fold() - move a channel's counters into its owners' totals
+ * @ch: channel whose session is ending; nothing counts on it any more.
+ *
+ * Called with srpt_ch_mutex held, right before ch->sess is cleared.
+ */
+static void srpt_ch_stats_fold(struct srpt_rdma_ch *ch)
+{
+	lockdep_assert_held(&srpt_ch_mutex);
+	srpt_ch_stats_add(ch, &ch->tport->totals);
+	srpt_ch_stats_add(ch, &srpt_ch_nacl(ch)->totals);
+}
+
+/**
+ * srpt_lat_bucket() - the latency histogram bucket of a duration
+ * @ns: nanoseconds.
+ *
+ * Return: 0 under 1 us, else 1 + log2 of the microseconds, at most
+ * SRPT_LAT_BUCKETS - 1.
+ */
+static inline unsigned int srpt_lat_bucket(u64 ns)
+{
+	return min_t(unsigned int, fls64(div_u64(ns, NSEC_PER_USEC)),
+		     SRPT_LAT_BUCKETS - 1);
+}
+
+/**
+ * srpt_tmf_kind() - the TMF counter of an SRP task management function
+ * @func: SRPT_TMF_*.
+ *
+ * Return: 0..4 for ABORT_TASK, ABORT_TASK_SET, CLEAR_TASK_SET, LUN_RESET,
+ * CLEAR_ACA; 5 for any other function code.
+ */
+static unsigned int srpt_tmf_kind(u8 func)
+{
+	switch (func) {
+	case SRPT_TMF_ABORT_TASK:
+		return 0;
+	case SRPT_TMF_ABORT_TASK_SET:
+		return 1;
+	case SRPT_TMF_CLEAR_TASK_SET:
+		return 2;
+	case SRPT_TMF_LUN_RESET:
+		return 3;
+	case SRPT_TMF_CLEAR_ACA:
+		return 4;
+	default:
+		return 5;
+	}
+}
+
 /**
  * srpt_post_recv() - post one receive buffer
  * @ch: channel.
@@ -1634,6 +1775,8 @@ static void srpt_handle_tmf(struct srpt_cmd *cmd)
 	cmd->tag = srpt_iu_tag(r->buf);
 	ret = srpt_parse_tsk_mgmt(r->buf, r->byte_len, &t);
 	trace_srpt_tmf_recv(cmd, &t, ret);
+	srpt_ch_count(ch, SRPT_STAT_TMFS + srpt_tmf_kind(ret ? 0xff : t.func),
+		      1);
 	if (ret) {
 		pr_warn_ratelimited("%s: malformed SRP_TSK_MGMT with tag 0x%llx (%u bytes)\n",
 				    ch->name, cmd->tag, r->byte_len);
@@ -1688,9 +1831,12 @@ static void srpt_handle_request(struct srpt_cmd *cmd, struct srpt_recv *r)
 	cmd->imm_copy = NULL;
 	cmd->imm_copy_nents = 0;
 	cmd->rsp_with_data = false;
+	cmd->tmf = srpt_iu_opcode(r->buf, r->byte_len) != SRPT_OP_CMD;
+	cmd->t_recv = r->t_recv;
+	cmd->xfer_len = 0;
 	memset(&cmd->ci, 0, sizeof(cmd->ci));
 
-	if (srpt_iu_opcode(r->buf, r->byte_len) == SRPT_OP_CMD)
+	if (!cmd->tmf)
 		srpt_handle_cmd(cmd);
 	else
 		srpt_handle_tmf(cmd);
@@ -1803,8 +1949,10 @@ static void srpt_handle_iu(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 					    ch->name,
 					    ch->rq_size - SRPT_RSVD_RECVS);
 			srpt_recv_repost(ch, r);
-			if (srpt_ch_close(ch))
+			if (srpt_ch_close(ch)) {
+				srpt_ch_count(ch, SRPT_STAT_CREDIT_CLOSURES, 1);
 				srpt_ch_stop_recv(ch);
+			}
 			break;
 		}
 		r->credit = true;
@@ -1849,6 +1997,7 @@ static void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			trace_srpt_wc_error(ch, wc, SRPT_TRACE_WC_RECV, 0);
+			srpt_ch_count(ch, SRPT_STAT_RDMA_ERRORS, 1);
 			pr_info("%s: receive failed: %s\n", ch->name,
 				ib_wc_status_msg(wc->status));
 		}
@@ -1860,6 +2009,7 @@ static void srpt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	r->byte_len = min(wc->byte_len, ch->max_it_iu_len);
+	r->t_recv = ktime_get_ns();
 	ib_dma_sync_single_for_cpu(srpt_ch_dev(ch), r->dma, r->byte_len,
 				   DMA_FROM_DEVICE);
 	srpt_handle_iu(ch, r);
@@ -1884,6 +2034,7 @@ static void srpt_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			trace_srpt_wc_error(ch, wc, SRPT_TRACE_WC_RDMA,
 					    cmd->tag);
+			srpt_ch_count(ch, SRPT_STAT_RDMA_ERRORS, 1);
 			pr_info("%s: RDMA READ of %s for tag 0x%llx failed: %s\n",
 				ch->name, table ? "a descriptor table" : "data",
 				cmd->tag, ib_wc_status_msg(wc->status));
@@ -1899,6 +2050,7 @@ static void srpt_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (!table) {
 		pr_debug("%s: tag 0x%llx: DATA-OUT arrived\n", ch->name,
 			 cmd->tag);
+		cmd->xfer_len = cmd->data_len;
 		target_execute_cmd(&cmd->se_cmd);
 		return;
 	}
@@ -1918,6 +2070,35 @@ static void srpt_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
+ * srpt_count_rsp() - count a command whose response went out
+ * @ch: channel.
+ * @cmd: SRP_CMD (not a TMF) whose response completed.
+ *
+ * The command by direction, its data bytes, and for reads and writes the
+ * time from the request's arrival to its response's completion.
+ */
+static void srpt_count_rsp(struct srpt_rdma_ch *ch, struct srpt_cmd *cmd)
+{
+	u64 ns = ktime_get_ns() - cmd->t_recv;
+	struct srpt_ch_stats *s;
+	unsigned long flags;
+
+	s = srpt_ch_stats_begin(ch, &flags);
+	u64_stats_inc(&s->v[SRPT_STAT_CMDS + cmd->dir]);
+	if (cmd->dir == SRPT_DIR_OUT) {
+		u64_stats_add(&s->v[SRPT_STAT_BYTES_IN], cmd->xfer_len);
+		u64_stats_inc(&s->v[SRPT_STAT_LAT_WRITE +
+				    srpt_lat_bucket(ns)]);
+	} else if (cmd->dir == SRPT_DIR_IN) {
+		if (cmd->rsp_with_data)
+			u64_stats_add(&s->v[SRPT_STAT_BYTES_OUT],
+				      cmd->xfer_len);
+		u64_stats_inc(&s->v[SRPT_STAT_LAT_READ + srpt_lat_bucket(ns)]);
+	}
+	srpt_ch_stats_end(ch, s, flags);
+}
+
+/**
  * srpt_send_done() - completion of a response (and of the DATA-IN before it)
  * @cq: the channel's CQ.
  * @wc: work completion.
@@ -1933,11 +2114,14 @@ static void srpt_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			trace_srpt_wc_error(ch, wc, SRPT_TRACE_WC_SEND,
 					    cmd->tag);
+			srpt_ch_count(ch, SRPT_STAT_RDMA_ERRORS, 1);
 			pr_info("%s: sending the response for tag 0x%llx failed: %s\n",
 				ch->name, cmd->tag,
 				ib_wc_status_msg(wc->status));
 		}
 		srpt_ch_close(ch);
+	} else if (!cmd->tmf) {
+		srpt_count_rsp(ch, cmd);
 	}
 	srpt_finish_rsp(cmd);
 }
@@ -1955,6 +2139,8 @@ static int srpt_write_pending(struct se_cmd *se_cmd)
 	struct srpt_cmd *cmd = srpt_se_cmd_to_cmd(se_cmd);
 
 	if (cmd->ci.fmt == SRPT_DESC_IMM || !cmd->nrw) {
+		if (cmd->ci.fmt == SRPT_DESC_IMM)
+			cmd->xfer_len = cmd->data_len;
 		target_execute_cmd(se_cmd);
 		return 0;
 	}
@@ -2064,6 +2250,8 @@ static void srpt_lio_rsp(struct srpt_cmd *cmd, bool with_data)
 		info.status = SAM_STAT_BUSY;
 		with_data = false;
 	}
+	if (with_data && in)
+		cmd->xfer_len = min(se_cmd->data_length, cmd->data_len);
 	srpt_send_rsp(cmd, &info, with_data);
 }
 
@@ -2109,7 +2297,10 @@ static void srpt_queue_tm_rsp(struct se_cmd *se_cmd)
  */
 static void srpt_aborted_task(struct se_cmd *se_cmd)
 {
-	srpt_set_cmd_state(srpt_se_cmd_to_cmd(se_cmd), SRPT_CMD_DONE);
+	struct srpt_cmd *cmd = srpt_se_cmd_to_cmd(se_cmd);
+
+	srpt_ch_count(cmd->ch, SRPT_STAT_ABORTED, 1);
+	srpt_set_cmd_state(cmd, SRPT_CMD_DONE);
 }
 
 static int srpt_check_stop_free(struct se_cmd *se_cmd)
@@ -2642,7 +2833,9 @@ static void srpt_ch_wait_cmds(struct srpt_rdma_ch *ch)
  *
  * Waits for LIO to finish the commands it still holds (their responses are
  * dropped), then removes the session.  ch->sess is cleared under
- * srpt_ch_mutex first, so srpt_ch_list readers never see a freed session.
+ * srpt_ch_mutex first, so srpt_ch_list readers never see a freed session;
+ * the channel's counters are folded into its node ACL's and target port's
+ * totals in the same section (its node ACL lives as long as the session).
  */
 static void srpt_ch_end_session(struct srpt_rdma_ch *ch)
 {
@@ -2654,6 +2847,7 @@ static void srpt_ch_end_session(struct srpt_rdma_ch *ch)
 	srpt_ch_wait_cmds(ch);
 	target_wait_for_sess_cmds(sess);
 	mutex_lock(&srpt_ch_mutex);
+	srpt_ch_stats_fold(ch);
 	ch->sess = NULL;
 	mutex_unlock(&srpt_ch_mutex);
 	target_remove_session(sess);
@@ -2694,6 +2888,7 @@ static void srpt_ch_free(struct srpt_rdma_ch *ch, bool own_id)
 	atomic_inc(&srpt_ch_gen);
 	wake_up_all(&srpt_ch_released);
 
+	free_percpu(ch->stats);
 	kfree(ch);
 	srpt_device_put(sdev);
 }
@@ -2764,10 +2959,18 @@ static struct srpt_rdma_ch *srpt_ch_new(struct srpt_port *sport,
 					const char *peer_name)
 {
 	struct srpt_rdma_ch *ch;
+	int cpu;
 
 	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
 	if (!ch)
 		return NULL;
+	ch->stats = alloc_percpu(struct srpt_ch_stats);
+	if (!ch->stats) {
+		kfree(ch);
+		return NULL;
+	}
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(ch->stats, cpu)->syncp);
 	ch->sport = sport;
 	ch->cm_ops = cm_ops;
 	ch->cm_id = cm_id;
@@ -2977,6 +3180,7 @@ enum srpt_acl_match {
  * @rsp_flags: multichannel result for the login response.
  * @why: what made the login path refuse the login, for the
  *	srpt_login_rejected trace event.
+ * @counted: the refusal was counted on the target port that admitted it.
  */
 struct srpt_login_ctx {
 	struct srpt_login_req	req;
@@ -2988,6 +3192,7 @@ struct srpt_login_ctx {
 	enum srpt_acl_match	acl_match;
 	u8			rsp_flags;
 	const char		*why;
+	bool			counted;
 };
 
 /**
@@ -3181,6 +3386,46 @@ static const char *srpt_login_rej_msg(u32 reason)
 }
 
 /**
+ * srpt_rej_kind() - the refusal counter of a login reject reason
+ * @reason: SRPT_REJ_*.
+ *
+ * Return: 0..SRPT_REJ_KINDS - 1, in the order of the reason codes;
+ * UNABLE_ESTABLISH (0) for a code out of that range.
+ */
+static unsigned int srpt_rej_kind(u32 reason)
+{
+	u32 k = reason - SRPT_REJ_UNABLE_ESTABLISH;
+
+	return k < SRPT_REJ_KINDS ? k : 0;
+}
+
+/**
+ * srpt_count_refused() - count a login refused before a target port took it
+ * @dev: RDMA device the request arrived on.
+ * @port_num: its port.
+ * @reason: SRPT_REJ_* sent.
+ *
+ * Counted on every target port bound to that port (normally one; both
+ * when its GUID and its GID name are configured).
+ */
+static void srpt_count_refused(struct ib_device *dev, u32 port_num,
+			       u32 reason)
+{
+	struct srpt_tport *tport;
+
+	mutex_lock(&srpt_dev_mutex);
+	mutex_lock(&srpt_ch_mutex);
+	list_for_each_entry(tport, &srpt_tport_list, entry) {
+		if (tport->sport && tport->sport->sdev->device == dev &&
+		    tport->sport->port_num == port_num)
+			tport->totals.v[SRPT_STAT_LOGINS_REFUSED +
+					srpt_rej_kind(reason)]++;
+	}
+	mutex_unlock(&srpt_ch_mutex);
+	mutex_unlock(&srpt_dev_mutex);
+}
+
+/**
  * srpt_login_abort() - undo a login that will not be accepted
  * @ch: channel the login path still owns; no request reached it (the
  *	initiator has no REP or accept yet).
@@ -3206,8 +3451,13 @@ static void srpt_login_done(struct srpt_rdma_ch *ch, bool accepted)
 	unsigned long flags;
 	bool closed;
 
-	if (accepted)
+	if (accepted) {
 		trace_srpt_login_accepted(ch);
+		mutex_lock(&srpt_ch_mutex);
+		ch->tport->totals.v[SRPT_STAT_LOGINS_ACCEPTED]++;
+		srpt_ch_nacl(ch)->totals.v[SRPT_STAT_LOGINS_ACCEPTED]++;
+		mutex_unlock(&srpt_ch_mutex);
+	}
 	spin_lock_irqsave(&ch->lock, flags);
 	WRITE_ONCE(ch->login_busy, false);
 	if (!accepted && ch->state < SRPT_CH_DISCONNECTING)
@@ -3329,6 +3579,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 		mutex_unlock(&srpt_dev_mutex);
 		*reason = SRPT_REJ_UNABLE_ESTABLISH;
 		lc->why = "device being removed";
+		free_percpu(ch->stats);
 		kfree(ch);
 		return NULL;
 	}
@@ -3342,6 +3593,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 				    "(none)", ini, ini + 2);
 		*reason = SRPT_REJ_UNABLE_ESTABLISH;
 		lc->why = "no node ACL admits it in an enabled TPG";
+		free_percpu(ch->stats);
 		kfree(ch);
 		return NULL;
 	}
@@ -3414,6 +3666,12 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	return ch;
 
 abort:
+	/* Listed still: its target port cannot go away before the abort. */
+	mutex_lock(&srpt_ch_mutex);
+	ch->tport->totals.v[SRPT_STAT_LOGINS_REFUSED +
+			    srpt_rej_kind(*reason)]++;
+	mutex_unlock(&srpt_ch_mutex);
+	lc->counted = true;
 	srpt_login_abort(ch);
 	return NULL;
 }
@@ -3709,6 +3967,8 @@ reject:
 				  lc ? lc->req.initiator_port_id : NULL,
 				  lc ? lc->req.target_port_id : NULL, reason,
 				  lc ? lc->why : "out of memory");
+	if (!lc || !lc->counted)
+		srpt_count_refused(sdev->device, req->port, reason);
 	srpt_build_login_rej(rej, sizeof(rej), lc ? lc->req.tag : 0, reason);
 	ib_send_cm_rej(cm_id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0, rej,
 		       sizeof(rej));
@@ -3926,6 +4186,8 @@ reject:
 				  lc ? lc->req.initiator_port_id : NULL,
 				  lc ? lc->req.target_port_id : NULL, reason,
 				  lc ? lc->why : "out of memory");
+	if (!lc || !lc->counted)
+		srpt_count_refused(dev, cm_id->port_num, reason);
 	srpt_build_login_rej(rej, sizeof(rej), lc ? lc->req.tag : 0, reason);
 	rdma_reject(cm_id, rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
 	kfree(lc);
@@ -4415,6 +4677,282 @@ static int srpt_enable_tpg(struct se_portal_group *tpg, bool enable)
 	return 0;
 }
 
+/* ---- fabric_statistics/srpt of node ACLs and target ports --------------- */
+
+static inline struct srpt_stats_dir *srpt_item_to_stats_dir(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct srpt_stats_dir,
+			    group);
+}
+
+/**
+ * srpt_stats_dir_has() - whether a channel counts in a statistics directory
+ * @dir: a node ACL's or target port's directory.
+ * @ch: listed channel; called with srpt_ch_mutex held.
+ *
+ * Return: true while the channel has a session (its counters are not yet
+ * folded into the totals) of that ACL or target port.
+ */
+static bool srpt_stats_dir_has(const struct srpt_stats_dir *dir,
+			       const struct srpt_rdma_ch *ch)
+{
+	lockdep_assert_held(&srpt_ch_mutex);
+	if (!ch->sess)
+		return false;
+	if (dir->nacl)
+		return ch->sess->se_node_acl == &dir->nacl->nacl;
+	return ch->tport == dir->tport;
+}
+
+/**
+ * srpt_stats_collect() - the counters a statistics directory shows
+ * @dir: a node ACL's or target port's directory.
+ * @sum: out: its totals plus the counters of its live channels.
+ */
+static void srpt_stats_collect(struct srpt_stats_dir *dir,
+			       struct srpt_stats *sum)
+{
+	struct srpt_rdma_ch *ch;
+
+	mutex_lock(&srpt_ch_mutex);
+	*sum = dir->nacl ? dir->nacl->totals : dir->tport->totals;
+	list_for_each_entry(ch, &srpt_ch_list, entry)
+		if (srpt_stats_dir_has(dir, ch))
+			srpt_ch_stats_add(ch, sum);
+	mutex_unlock(&srpt_ch_mutex);
+}
+
+/**
+ * srpt_stat_show() - one counter, as a decimal number
+ * @item: the directory's item.
+ * @page: output.
+ * @idx: enum srpt_stat.
+ *
+ * Return: bytes written, or -ENOMEM.
+ */
+static ssize_t srpt_stat_show(struct config_item *item, char *page,
+			      unsigned int idx)
+{
+	struct srpt_stats *sum;
+	ssize_t len;
+
+	sum = kmalloc(sizeof(*sum), GFP_KERNEL);
+	if (!sum)
+		return -ENOMEM;
+	srpt_stats_collect(srpt_item_to_stats_dir(item), sum);
+	len = sysfs_emit(page, "%llu\n", sum->v[idx]);
+	kfree(sum);
+	return len;
+}
+
+/**
+ * srpt_stat_show_table() - counters with names, one "name count" a line
+ * @item: the directory's item.
+ * @page: output.
+ * @idx: enum srpt_stat of the first counter.
+ * @names: names of the counters from @idx on, NULL-terminated; NULL for a
+ *	latency histogram, whose lines are named by the bucket's lower bound
+ *	in microseconds.
+ *
+ * Return: bytes written, or -ENOMEM.
+ */
+static ssize_t srpt_stat_show_table(struct config_item *item, char *page,
+				    unsigned int idx,
+				    const char * const *names)
+{
+	struct srpt_stats *sum;
+	ssize_t len = 0;
+	unsigned int i;
+
+	sum = kmalloc(sizeof(*sum), GFP_KERNEL);
+	if (!sum)
+		return -ENOMEM;
+	srpt_stats_collect(srpt_item_to_stats_dir(item), sum);
+	if (names) {
+		for (i = 0; names[i]; i++)
+			len += sysfs_emit_at(page, len, "%s %llu\n", names[i],
+					     sum->v[idx + i]);
+	} else {
+		for (i = 0; i < SRPT_LAT_BUCKETS; i++)
+			len += sysfs_emit_at(page, len, "%llu %llu\n",
+					     i ? 1ULL << (i - 1) : 0ULL,
+					     sum->v[idx + i]);
+	}
+	kfree(sum);
+	return len;
+}
+
+#define SRPT_STAT_ATTR(name, idx)					\
+static ssize_t srpt_stat_##name##_show(struct config_item *item,	\
+				       char *page)			\
+{									\
+	return srpt_stat_show(item, page, idx);				\
+}									\
+CONFIGFS_ATTR_RO(srpt_stat_, name)
+
+SRPT_STAT_ATTR(logins_accepted, SRPT_STAT_LOGINS_ACCEPTED);
+SRPT_STAT_ATTR(cmds_none, SRPT_STAT_CMDS + SRPT_DIR_NONE);
+SRPT_STAT_ATTR(cmds_write, SRPT_STAT_CMDS + SRPT_DIR_OUT);
+SRPT_STAT_ATTR(cmds_read, SRPT_STAT_CMDS + SRPT_DIR_IN);
+SRPT_STAT_ATTR(bytes_in, SRPT_STAT_BYTES_IN);
+SRPT_STAT_ATTR(bytes_out, SRPT_STAT_BYTES_OUT);
+SRPT_STAT_ATTR(aborted, SRPT_STAT_ABORTED);
+SRPT_STAT_ATTR(rdma_errors, SRPT_STAT_RDMA_ERRORS);
+SRPT_STAT_ATTR(sq_waits, SRPT_STAT_SQ_WAITS);
+SRPT_STAT_ATTR(credit_closures, SRPT_STAT_CREDIT_CLOSURES);
+
+/* The names of the counters by reason, function: those of the trace events. */
+static const char * const srpt_rej_names[SRPT_REJ_KINDS + 1] = {
+	"UNABLE_ESTABLISH", "NO_RESOURCES", "IT_IU_LEN_TOO_LARGE",
+	"UNABLE_ASSOCIATE", "UNSUPPORTED_FMT", "NO_MULTICHANNEL",
+	"CHANNEL_LIMIT", NULL,
+};
+
+static const char * const srpt_tmf_names[SRPT_TMF_KINDS + 1] = {
+	"ABORT_TASK", "ABORT_TASK_SET", "CLEAR_TASK_SET", "LUN_RESET",
+	"CLEAR_ACA", "OTHER", NULL,
+};
+
+static ssize_t srpt_stat_logins_refused_show(struct config_item *item,
+					     char *page)
+{
+	return srpt_stat_show_table(item, page, SRPT_STAT_LOGINS_REFUSED,
+				    srpt_rej_names);
+}
+CONFIGFS_ATTR_RO(srpt_stat_, logins_refused);
+
+static ssize_t srpt_stat_tmfs_show(struct config_item *item, char *page)
+{
+	return srpt_stat_show_table(item, page, SRPT_STAT_TMFS,
+				    srpt_tmf_names);
+}
+CONFIGFS_ATTR_RO(srpt_stat_, tmfs);
+
+static ssize_t srpt_stat_latency_read_us_show(struct config_item *item,
+					      char *page)
+{
+	return srpt_stat_show_table(item, page, SRPT_STAT_LAT_READ, NULL);
+}
+CONFIGFS_ATTR_RO(srpt_stat_, latency_read_us);
+
+static ssize_t srpt_stat_latency_write_us_show(struct config_item *item,
+					       char *page)
+{
+	return srpt_stat_show_table(item, page, SRPT_STAT_LAT_WRITE, NULL);
+}
+CONFIGFS_ATTR_RO(srpt_stat_, latency_write_us);
+
+/**
+ * srpt_stat_channels_show() - read .../fabric_statistics/srpt/channels
+ * @item: the directory's item.
+ * @page: output, one page.
+ *
+ * One line per live channel of the ACL or target port: its id and name,
+ * then its counters as "name value" pairs (TMFs summed).
+ *
+ * Return: bytes written, or -ENOMEM.
+ */
+static ssize_t srpt_stat_channels_show(struct config_item *item, char *page)
+{
+	struct srpt_stats_dir *dir = srpt_item_to_stats_dir(item);
+	struct srpt_rdma_ch *ch;
+	struct srpt_stats *c;
+	ssize_t len = 0;
+	u64 tmfs;
+	int i;
+
+	c = kmalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	mutex_lock(&srpt_ch_mutex);
+	list_for_each_entry(ch, &srpt_ch_list, entry) {
+		if (!srpt_stats_dir_has(dir, ch))
+			continue;
+		memset(c, 0, sizeof(*c));
+		srpt_ch_stats_add(ch, c);
+		for (tmfs = 0, i = 0; i < SRPT_TMF_KINDS; i++)
+			tmfs += c->v[SRPT_STAT_TMFS + i];
+		len += sysfs_emit_at(page, len,
+				     "ch %u name %s cmds_none %llu cmds_write %llu cmds_read %llu bytes_in %llu bytes_out %llu tmfs %llu aborted %llu rdma_errors %llu sq_waits %llu credit_closures %llu\n",
+				     ch->id, ch->name,
+				     c->v[SRPT_STAT_CMDS + SRPT_DIR_NONE],
+				     c->v[SRPT_STAT_CMDS + SRPT_DIR_OUT],
+				     c->v[SRPT_STAT_CMDS + SRPT_DIR_IN],
+				     c->v[SRPT_STAT_BYTES_IN],
+				     c->v[SRPT_STAT_BYTES_OUT], tmfs,
+				     c->v[SRPT_STAT_ABORTED],
+				     c->v[SRPT_STAT_RDMA_ERRORS],
+				     c->v[SRPT_STAT_SQ_WAITS],
+				     c->v[SRPT_STAT_CREDIT_CLOSURES]);
+	}
+	mutex_unlock(&srpt_ch_mutex);
+	kfree(c);
+	return len;
+}
+CONFIGFS_ATTR_RO(srpt_stat_, channels);
+
+static struct configfs_attribute *srpt_nacl_stat_attrs[] = {
+	&srpt_stat_attr_logins_accepted,
+	&srpt_stat_attr_cmds_none,
+	&srpt_stat_attr_cmds_write,
+	&srpt_stat_attr_cmds_read,
+	&srpt_stat_attr_bytes_in,
+	&srpt_stat_attr_bytes_out,
+	&srpt_stat_attr_tmfs,
+	&srpt_stat_attr_aborted,
+	&srpt_stat_attr_rdma_errors,
+	&srpt_stat_attr_sq_waits,
+	&srpt_stat_attr_credit_closures,
+	&srpt_stat_attr_latency_read_us,
+	&srpt_stat_attr_latency_write_us,
+	&srpt_stat_attr_channels,
+	NULL,
+};
+
+static struct configfs_attribute *srpt_tport_stat_attrs[] = {
+	&srpt_stat_attr_logins_accepted,
+	&srpt_stat_attr_cmds_none,
+	&srpt_stat_attr_cmds_write,
+	&srpt_stat_attr_cmds_read,
+	&srpt_stat_attr_bytes_in,
+	&srpt_stat_attr_bytes_out,
+	&srpt_stat_attr_tmfs,
+	&srpt_stat_attr_aborted,
+	&srpt_stat_attr_rdma_errors,
+	&srpt_stat_attr_sq_waits,
+	&srpt_stat_attr_credit_closures,
+	&srpt_stat_attr_latency_read_us,
+	&srpt_stat_attr_latency_write_us,
+	&srpt_stat_attr_channels,
+	&srpt_stat_attr_logins_refused,
+	NULL,
+};
+
+static const struct config_item_type srpt_nacl_stats_cit = {
+	.ct_attrs	= srpt_nacl_stat_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+static const struct config_item_type srpt_tport_stats_cit = {
+	.ct_attrs	= srpt_tport_stat_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+/**
+ * srpt_add_wwn_groups() - a new target port's fabric_statistics/srpt
+ * @wwn: the target port, just created.
+ */
+static void srpt_add_wwn_groups(struct se_wwn *wwn)
+{
+	struct srpt_tport *tport = srpt_wwn_to_tport(wwn);
+
+	tport->stats_dir.tport = tport;
+	config_group_init_type_name(&tport->stats_dir.group, "srpt",
+				    &srpt_tport_stats_cit);
+	configfs_add_default_group(&tport->stats_dir.group,
+				   &wwn->fabric_stat_group);
+}
+
 /**
  * srpt_init_nodeacl() - mkdir .../$tpg/acls/$name
  * @se_nacl: the new node ACL.
@@ -4426,14 +4964,22 @@ static int srpt_enable_tpg(struct se_portal_group *tpg, bool enable)
  * is accepted too, since scripts written for the in-tree driver create
  * such ACLs, but it can admit no login there, nor here: one log line says
  * so and which spelling would admit the initiator it seems to mean.
+ * Either way the ACL gets its fabric_statistics/srpt directory.
  *
  * Return: 0 or -EINVAL.
  */
 static int srpt_init_nodeacl(struct se_node_acl *se_nacl, const char *name)
 {
+	struct srpt_nacl *nacl = container_of(se_nacl, struct srpt_nacl, nacl);
 	struct srpt_name id;
 	const char *what;
 	char spelling[48];
+
+	nacl->stats_dir.nacl = nacl;
+	config_group_init_type_name(&nacl->stats_dir.group, "srpt",
+				    &srpt_nacl_stats_cit);
+	configfs_add_default_group(&nacl->stats_dir.group,
+				   &se_nacl->acl_fabric_stat_group);
 
 	if (!srpt_parse_initiator_name(name, &id))
 		return 0;
@@ -5148,6 +5694,7 @@ static struct configfs_attribute *srpt_wwn_attrs[] = {
 static const struct target_core_fabric_ops srpt_template = {
 	.module				= THIS_MODULE,
 	.fabric_name			= "srpt",
+	.node_acl_size			= sizeof(struct srpt_nacl),
 	.tpg_get_wwn			= srpt_get_fabric_wwn,
 	.tpg_get_tag			= srpt_get_tag,
 	.tpg_check_demo_mode		= srpt_check_false,
@@ -5173,6 +5720,7 @@ static const struct target_core_fabric_ops srpt_template = {
 	.fabric_enable_tpg		= srpt_enable_tpg,
 	.fabric_drop_tpg		= srpt_drop_tpg,
 	.fabric_init_nodeacl		= srpt_init_nodeacl,
+	.add_wwn_groups			= srpt_add_wwn_groups,
 	.tfc_discovery_attrs		= srpt_da_attrs,
 	.tfc_wwn_attrs			= srpt_wwn_attrs,
 	.tfc_tpg_base_attrs		= srpt_tpg_base_attrs,

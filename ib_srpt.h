@@ -29,10 +29,12 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/scatterlist.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_cm.h>
 #include <rdma/ib_mad.h>
@@ -119,6 +121,106 @@ enum {
 
 struct srpt_device;
 struct srpt_recv;
+struct srpt_nacl;
+struct srpt_tport;
+
+/*
+ * Transport statistics (configfs fabric_statistics/srpt/ of node ACLs and
+ * target ports, see "Statistics" in ib_srpt.c).  Counters are indices into
+ * a flat array: SRPT_STAT_PERCPU_NR of them are counted per CPU by each
+ * channel; the rest only in the totals of an ACL or target port (login
+ * outcomes) or under the channel's lock (send queue waits).
+ *
+ * Latency buckets are log2 of microseconds: bucket 0 holds commands answered
+ * in under 1 us, bucket k >= 1 those of 2^(k-1) up to 2^k - 1 us, the last
+ * one everything from its lower bound on.
+ */
+#define SRPT_LAT_BUCKETS	26
+/* TMF counters: the five SRP functions, then any other function code. */
+#define SRPT_TMF_KINDS		6
+/* Login reject reasons counted: SRPT_REJ_UNABLE_ESTABLISH + 0..6. */
+#define SRPT_REJ_KINDS		7
+
+/**
+ * enum srpt_stat - index of a transport counter
+ * @SRPT_STAT_CMDS: commands answered, three: by enum srpt_data_dir.
+ * @SRPT_STAT_BYTES_IN: DATA-OUT bytes received (immediate data or RDMA READ).
+ * @SRPT_STAT_BYTES_OUT: DATA-IN bytes sent by RDMA WRITE.
+ * @SRPT_STAT_TMFS: task management requests, SRPT_TMF_KINDS of them: by
+ *	function (srpt_tmf_kind()).
+ * @SRPT_STAT_ABORTED: commands LIO aborted (no status was sent for them).
+ * @SRPT_STAT_RDMA_ERRORS: work completions that failed other than by flush.
+ * @SRPT_STAT_CREDIT_CLOSURES: channels closed because their initiator sent
+ *	more requests than it had credits for.
+ * @SRPT_STAT_LAT_READ: latency histogram of reads, SRPT_LAT_BUCKETS.
+ * @SRPT_STAT_LAT_WRITE: latency histogram of writes, SRPT_LAT_BUCKETS.
+ * @SRPT_STAT_PERCPU_NR: counters kept per CPU by a channel.
+ * @SRPT_STAT_SQ_WAITS: commands that waited for send queue room.
+ * @SRPT_STAT_LOGINS_ACCEPTED: logins accepted.
+ * @SRPT_STAT_LOGINS_REFUSED: logins refused, SRPT_REJ_KINDS: by reason.
+ * @SRPT_STAT_NR: number of counters.
+ */
+enum srpt_stat {
+	SRPT_STAT_CMDS,
+	SRPT_STAT_BYTES_IN = SRPT_STAT_CMDS + 3,
+	SRPT_STAT_BYTES_OUT,
+	SRPT_STAT_TMFS,
+	SRPT_STAT_ABORTED = SRPT_STAT_TMFS + SRPT_TMF_KINDS,
+	SRPT_STAT_RDMA_ERRORS,
+	SRPT_STAT_CREDIT_CLOSURES,
+	SRPT_STAT_LAT_READ,
+	SRPT_STAT_LAT_WRITE = SRPT_STAT_LAT_READ + SRPT_LAT_BUCKETS,
+	SRPT_STAT_PERCPU_NR = SRPT_STAT_LAT_WRITE + SRPT_LAT_BUCKETS,
+	SRPT_STAT_SQ_WAITS = SRPT_STAT_PERCPU_NR,
+	SRPT_STAT_LOGINS_ACCEPTED,
+	SRPT_STAT_LOGINS_REFUSED,
+	SRPT_STAT_NR = SRPT_STAT_LOGINS_REFUSED + SRPT_REJ_KINDS,
+};
+
+/**
+ * struct srpt_stats - a set of counter values (totals or a snapshot)
+ * @v: the values, by enum srpt_stat.
+ */
+struct srpt_stats {
+	u64	v[SRPT_STAT_NR];
+};
+
+/**
+ * struct srpt_ch_stats - one CPU's counters of one channel
+ * @syncp: lets 32-bit readers see whole values.
+ * @v: the counters, by enum srpt_stat (below SRPT_STAT_PERCPU_NR).
+ *
+ * Written only by the CPU it belongs to (srpt_ch_count()), read by any.
+ */
+struct srpt_ch_stats {
+	struct u64_stats_sync	syncp;
+	u64_stats_t		v[SRPT_STAT_PERCPU_NR];
+};
+
+/**
+ * struct srpt_stats_dir - a fabric_statistics/srpt directory
+ * @group: the configfs group.
+ * @tport: the target port it shows, or NULL.
+ * @nacl: the node ACL it shows, or NULL.
+ */
+struct srpt_stats_dir {
+	struct config_group	group;
+	struct srpt_tport	*tport;
+	struct srpt_nacl	*nacl;
+};
+
+/**
+ * struct srpt_nacl - a node ACL (configfs acls/<initiator>)
+ * @nacl: LIO's view of this object.
+ * @totals: counters of its channels that are gone, and its logins; protected
+ *	by srpt_ch_mutex.
+ * @stats_dir: its fabric_statistics/srpt directory.
+ */
+struct srpt_nacl {
+	struct se_node_acl	nacl;
+	struct srpt_stats	totals;
+	struct srpt_stats_dir	stats_dir;
+};
 
 /**
  * struct srpt_srq - a device's shared receive queue (TPG attribute use_srq)
@@ -237,6 +339,9 @@ struct srpt_device {
  * @tpg_list: the srpt_tpg objects below this target port.
  * @info_group: the configfs directory .../$name/info (status); released
  *	before @wwn, whose directory holds it.
+ * @totals: counters of its channels that are gone, and its login outcomes;
+ *	protected by srpt_ch_mutex.
+ * @stats_dir: its fabric_statistics/srpt directory.
  */
 struct srpt_tport {
 	struct se_wwn		wwn;
@@ -247,6 +352,8 @@ struct srpt_tport {
 	struct srpt_port	*sport;
 	struct mutex		tpg_mutex; /* protects tpg_list, srpt_tpg.enabled */
 	struct list_head	tpg_list;
+	struct srpt_stats	totals;
+	struct srpt_stats_dir	stats_dir;
 };
 
 /**
@@ -321,6 +428,7 @@ struct srpt_cm_ops {
  *	immediate data (at @ch->imm_data_offset) starts SRPT_IMM_ALIGN-aligned.
  * @dma: its DMA address.
  * @byte_len: bytes of the IU last received into @buf.
+ * @t_recv: when it arrived (ktime_get_ns()).
  * @credit: whether that IU consumed a request credit (SRP_CMD,
  *	SRP_TSK_MGMT), which reposting the buffer gives back.
  * @wait_entry: link in @ch->recv_wait while no command context is free.
@@ -334,6 +442,7 @@ struct srpt_recv {
 	void			*buf;
 	dma_addr_t		dma;
 	u32			byte_len;
+	u64			t_recv;
 	bool			credit;
 	struct list_head	wait_entry;
 };
@@ -425,7 +534,11 @@ enum srpt_sq_op {
  * @imm_copy: aligned copy of immediate data that was not SRPT_IMM_ALIGN
  *	aligned in @recv (target_alloc_sgl()), or NULL.
  * @imm_copy_nents: entries of @imm_copy.
+ * @tmf: the request is an SRP_TSK_MGMT.
  * @tmf_func: SRP task management function of an SRP_TSK_MGMT.
+ * @t_recv: when the request arrived (ktime_get_ns()).
+ * @xfer_len: data bytes moved: DATA-OUT received, or DATA-IN the response
+ *	carries.
  * @sense: sense buffer handed to LIO.
  */
 struct srpt_cmd {
@@ -457,7 +570,10 @@ struct srpt_cmd {
 	struct scatterlist	imm_sg;
 	struct scatterlist	*imm_copy;
 	u32			imm_copy_nents;
+	bool			tmf;
 	u8			tmf_func;
+	u64			t_recv;
+	u32			xfer_len;
 	u8			sense[TRANSPORT_SENSE_BUFFER];
 };
 
@@ -520,6 +636,8 @@ struct srpt_cmd {
  *	buffer of a shared receive queue.
  * @recvs: the receive ring.
  * @cmds: the command contexts, @rq_size of them.
+ * @stats: transport counters, per CPU; folded into the totals of its
+ *	node ACL and target port when its session ends.
  * @wait_work: serves @recv_wait once command contexts are free again.
  * @release_work: tears the channel down after it was closed.
  */
@@ -566,6 +684,7 @@ struct srpt_rdma_ch {
 	atomic_t		reqs_held;
 	struct srpt_recv	*recvs;
 	struct srpt_cmd		*cmds;
+	struct srpt_ch_stats __percpu *stats;
 	struct work_struct	wait_work;
 	struct work_struct	release_work;
 };
