@@ -4939,18 +4939,16 @@ static const struct config_item_type srpt_tport_stats_cit = {
 };
 
 /**
- * srpt_add_wwn_groups() - a new target port's fabric_statistics/srpt
- * @wwn: the target port, just created.
+ * srpt_add_tport_stats() - a new target port's fabric_statistics/srpt
+ * @tport: the target port, just created.
  */
-static void srpt_add_wwn_groups(struct se_wwn *wwn)
+static void srpt_add_tport_stats(struct srpt_tport *tport)
 {
-	struct srpt_tport *tport = srpt_wwn_to_tport(wwn);
-
 	tport->stats_dir.tport = tport;
 	config_group_init_type_name(&tport->stats_dir.group, "srpt",
 				    &srpt_tport_stats_cit);
 	configfs_add_default_group(&tport->stats_dir.group,
-				   &wwn->fabric_stat_group);
+				   &tport->wwn.fabric_stat_group);
 }
 
 /**
@@ -5668,8 +5666,9 @@ static const struct config_item_type srpt_tport_info_type = {
  * @wwn: the target port LIO just set up.
  *
  * Adds .../$name/info, whose status says whether the target port is bound
- * to an RDMA port or waits for one.  LIO removes it with the target port's
- * other default groups.
+ * to an RDMA port or waits for one, and .../$name/fabric_statistics/srpt,
+ * the transport counters.  LIO removes both with the target port's other
+ * default groups.
  */
 static void srpt_add_tport_groups(struct se_wwn *wwn)
 {
@@ -5678,6 +5677,7 @@ static void srpt_add_tport_groups(struct se_wwn *wwn)
 	config_group_init_type_name(&tport->info_group, "info",
 				    &srpt_tport_info_type);
 	configfs_add_default_group(&tport->info_group, &wwn->wwn_group);
+	srpt_add_tport_stats(tport);
 }
 
 static ssize_t srpt_wwn_version_show(struct config_item *item, char *buf)
@@ -5720,7 +5720,6 @@ static const struct target_core_fabric_ops srpt_template = {
 	.fabric_enable_tpg		= srpt_enable_tpg,
 	.fabric_drop_tpg		= srpt_drop_tpg,
 	.fabric_init_nodeacl		= srpt_init_nodeacl,
-	.add_wwn_groups			= srpt_add_wwn_groups,
 	.tfc_discovery_attrs		= srpt_da_attrs,
 	.tfc_wwn_attrs			= srpt_wwn_attrs,
 	.tfc_tpg_base_attrs		= srpt_tpg_base_attrs,

@@ -121,8 +121,8 @@ check "srpt_init_ch_qp(9) has NAME, SYNOPSIS, ARGUMENTS and DESCRIPTION" \
 # man9_count: a page for every kernel-doc comment of the sources.
 man9_count() {
 	# shellcheck disable=SC2046 # a list of file names
-	_c=$(cat $(tools/kernel-doc.sh --sources) |
-		grep -c '^[[:space:]]*/\*\*[[:space:]]*$')
+	_c=$(awk '/^[[:space:]]*\/\*\*[[:space:]]*$/ { n++ } END { print n + 0 }' \
+		$(tools/kernel-doc.sh --sources))
 	_p=$(find "$tmp/man9" -name '*.9' | wc -l)
 	echo "$_c kernel-doc comments, $_p pages"
 	[ "$_c" -gt 0 ] && [ "$_c" = "$_p" ]
