@@ -16,7 +16,7 @@ PKGS="build-essential kmod bc flex bison libelf-dev libssl-dev dwarves
       infiniband-diags srptools
       fio sg3-utils iproute2 util-linux
       clang llvm libclang-rt-14-dev patch
-      debhelper dh-dkms dkms lintian shellcheck python3-docutils
+      debhelper dh-dkms dkms lintian shellcheck python3-docutils pyflakes3
       linux-perf python3-matplotlib
       mmdebstrap debian-archive-keyring"
 

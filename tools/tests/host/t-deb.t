@@ -9,7 +9,8 @@
 # own MAKE line for the kernel DKMS names, and only with that kernel's
 # headers; a kernel the driver does not support (older than "make kernels"
 # names, or headers without what it needs) stops that build with one line
-# saying so, before any compiler runs, and "make deb" states the kernels.
+# saying so, before any compiler runs, and "make deb" states the kernels;
+# ib-srpt-tools holds srp-probe and srpt-stat with their man pages.
 TAP_DIAG_TAIL=1
 # shellcheck source=tools/tests/host/tap.sh
 . "$(dirname "$0")/tap.sh"
@@ -82,6 +83,11 @@ check "ib-srpt-dkms: the drop-in that orders rtslib-fb-targetctl.service after r
 check "ib-srpt-tools: /usr/sbin/srp-probe runs, man page srp-probe(8)" \
 	sh -c "$tmp/tools/usr/sbin/srp-probe --help >/dev/null &&
 		[ -f $tmp/tools/usr/share/man/man8/srp-probe.8.gz ]"
+check "ib-srpt-tools: /usr/sbin/srpt-stat, the checkout's, runs; man page srpt-stat(8); Depends on python3" \
+	sh -c "cmp $tmp/tools/usr/sbin/srpt-stat tools/srpt-stat/srpt-stat &&
+		$tmp/tools/usr/sbin/srpt-stat --help >/dev/null &&
+		[ -f $tmp/tools/usr/share/man/man8/srpt-stat.8.gz ] &&
+		dpkg-deb -f $tools_deb Depends | tr ',' '\n' | grep -qx ' *python3'"
 
 # dkms_make KERNELVER KERNEL_SOURCE_DIR [MAKEARGS [CMD]]: dkms.conf's
 # MAKE[0] (or CMD: CLEAN) run the way dkms 3.0 runs it: bash sources

@@ -4,9 +4,11 @@
 # sections in man-pages(7) order and formats without a groff or man
 # warning; Documentation/*.rst and README parse as reStructuredText
 # without a docutils message; Documentation/ABI/testing/configfs-target-srpt
-# has the kernel's ABI fields (What, Date, KernelVersion, Contact,
-# Description) in every entry and an entry for every configfs attribute
-# the module defines (CONFIGFS_ATTR and CONFIGFS_ATTR_RO in ib_srpt.c);
+# has the kernel's ABI fields (What, one or more, Date, KernelVersion,
+# Contact, Description) in every entry and a What: line for every configfs
+# attribute the module shows, in each directory it shows it in (the
+# attribute arrays of ib_srpt.c; an array whose directory this test does
+# not know fails);
 # make man writes a section-9 page per kernel-doc comment, and
 # srpt_init_ch_qp(9) has NAME, SYNOPSIS, ARGUMENTS and DESCRIPTION.
 # shellcheck source=tools/tests/host/tap.sh
@@ -57,12 +59,15 @@ for f in README Documentation/*.rst; do
 done
 
 abi=Documentation/ABI/testing/configfs-target-srpt
-# abi_fields: every entry is What, Date, KernelVersion, Contact,
-# Description, in that order, each field non-empty.
+# abi_fields: every entry is What (one or more lines, as the kernel's ABI
+# files allow), Date, KernelVersion, Contact, Description, in that order,
+# each field non-empty.
 abi_fields() {
 	awk '
 	/^[A-Za-z]+:/ {
 		f = $1; sub(/:$/, "", f)
+		if (f == "What" && prev == "What") next
+		prev = f
 		if (f == "What") { if (seen && want != 6) { print "incomplete entry before line " NR; bad = 1 } want = 1; seen = 1 }
 		split("What Date KernelVersion Contact Description", o, " ")
 		if (o[want] != f) { print "line " NR ": " f " where " o[want] " belongs"; bad = 1 }
@@ -73,19 +78,49 @@ abi_fields() {
 	END { if (want != 6) { print "last entry incomplete"; bad = 1 } exit bad }' "$abi"
 }
 check "$abi: What, Date, KernelVersion, Contact, Description in every entry" abi_fields
-# abi_complete: each attribute ib_srpt.c defines has a What: line.
+# The directory of each attribute array of ib_srpt.c, under
+# /sys/kernel/config/target/srpt, as the ABI file writes it.
+abi_dirs="srpt_wwn_attrs=
+srpt_da_attrs=/discovery_auth
+srpt_tport_info_attrs=/<wwn>/info
+srpt_tport_stat_attrs=/<wwn>/fabric_statistics/srpt
+srpt_tpg_base_attrs=/<wwn>/<tpg>
+srpt_tpg_attrib_attrs=/<wwn>/<tpg>/attrib
+srpt_nacl_attrs=/<wwn>/<tpg>/acls/<initiator>
+srpt_nacl_auth_attrs=/<wwn>/<tpg>/acls/<initiator>/auth
+srpt_nacl_stat_attrs=/<wwn>/<tpg>/acls/<initiator>/fabric_statistics/srpt"
+# abi_complete [ABI]: every attribute of every array (&PREFIX_attr_NAME
+# in "static struct configfs_attribute *ARRAY[]") has a What: line with
+# its array's directory and its NAME.
 abi_complete() {
-	_miss=
-	_attrs=$(sed -n 's/^CONFIGFS_ATTR\(_RO\|_WO\)\?([a-z_]*, *\([a-z_]*\));.*/\2/p' ib_srpt.c)
-	# shellcheck disable=SC2086 # one line of names
-	echo "attributes:" $_attrs
-	[ -n "$_attrs" ] || return 1
-	for a in $_attrs; do
-		grep -q "^What:.*/$a\$" "$abi" || _miss="$_miss $a"
-	done
-	[ -z "$_miss" ] || { echo "no ABI entry for:$_miss"; return 1; }
+	printf '%s\n' "$abi_dirs" | awk '
+	FILENAME == "-" { i = index($0, "="); dir[substr($0, 1, i - 1)] = substr($0, i + 1); next }
+	FILENAME ~ /ib_srpt\.c$/ {
+		if (match($0, /^static struct configfs_attribute \*[a-z_]+\[\]/)) {
+			arr = $0; sub(/^static struct configfs_attribute \*/, "", arr); sub(/\[.*/, "", arr)
+			narr++
+			if (!(arr in dir)) { print "array " arr ": no directory in abi_dirs of t-docs"; bad = 1 }
+			next
+		}
+		if (arr != "" && $0 ~ /^};/) { arr = ""; next }
+		if (arr != "" && $1 ~ /^&[a-z_]+_attr_[a-z_]+,$/) {
+			a = $1; sub(/^&.*_attr_/, "", a); sub(/,$/, "", a)
+			want[n++] = "/sys/kernel/config/target/srpt" dir[arr] "/" a
+		}
+		next
+	}
+	/^What:/ { have[$2] = 1 }
+	END {
+		for (i = 0; i < n; i++)
+			if (!(want[i] in have)) { print "no What: line for " want[i]; bad = 1 }
+		print n " attributes in " narr " arrays"
+		if (n == 0) bad = 1
+		exit bad
+	}' - ib_srpt.c "${1:-$abi}"
 }
-check "$abi: an entry for every configfs attribute of ib_srpt.c" abi_complete
+grep -v '^What:.*/acls/<initiator>/fabric_statistics/srpt/cmds_read$' "$abi" >"$tmp/abi.less"
+fails "self-check: an ABI file without the ACL's cmds_read is refused" abi_complete "$tmp/abi.less"
+check "$abi: a What: line for every configfs attribute of ib_srpt.c, in each of its directories" abi_complete
 
 # The kernel API manual (make man): kernel-doc's section-9 pages, one per
 # documented function, structure or enum.
