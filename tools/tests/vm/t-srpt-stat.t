@@ -9,7 +9,8 @@
 # (/sys/block/X/stat) say the initiator sent (commands) and what fio moved
 # (bytes), for the session, its channel and the target port alike, and
 # their latency histograms hold every command.  Its IOPS and bandwidth
-# agree with fio's: the reports that saw I/O span fio's run and at most
+# (its own rates of each report, weighted by their intervals) agree with
+# fio's: the reports that saw I/O span fio's run and at most
 # one refresh interval more at each end (the first and the last of them
 # begin before fio or end after it), so over them srpt-stat's rate is
 # fio's times R / (R + 2T) at the lowest; at the highest fio's times
@@ -89,8 +90,8 @@ d1=$(dstat)
 # Two more reports: the last one's first read came after fio ended.
 n=$(lines)
 wait_until 30 lines_above $((n + 1)) || diag "srpt-stat: no two reports after fio in 30 s"
-kill "$ss"
-wait "$ss"
+# (The shell's "Terminated" for the kill is not the test's.)
+{ kill "$ss" && wait "$ss"; } 2>/dev/null
 wait "$tab"
 
 # What the reports add up to, and fio's numbers: shell assignments.
@@ -110,6 +111,7 @@ out = {"kinds": " ".join(sorted(set(r["kind"] for r in reps[1:]))),
 sums = {w: dict.fromkeys(keys + ("lat_r", "lat_w"), 0)
         for w in ("s", "c", "t")}
 busy_dt = 0.0
+rated = dict.fromkeys(("read_iops", "write_iops", "read_bytes_per_s", "write_bytes_per_s"), 0.0)
 busy = []
 ordered = True
 for r in reps[1:]:
@@ -127,6 +129,8 @@ for r in reps[1:]:
             ordered = False
     if s["cmds_read"] + s["cmds_write"]:
         busy_dt += r["interval_s"]
+        for k in rated:  # srpt-stat's own rates, weighted by their intervals
+            rated[k] += s[k] * r["interval_s"]
         busy.append("%.0f/%.0f" % (s["read_iops"], s["write_iops"]))
 for w in sums:
     for k, v in sums[w].items():
@@ -140,8 +144,8 @@ for d, k in (("read", "r"), ("write", "w")):
     out["fio_%s_iops" % k] = fio[d]["iops"]
     out["fio_%s_bw" % k] = fio[d]["bw_bytes"]
     out["fio_%s_runtime" % k] = fio[d]["runtime"] / 1000.0
-    out["ss_%s_iops" % k] = round(out["s_cmds_" + d] / busy_dt, 3) if busy_dt else 0
-    out["ss_%s_bw" % k] = round(out["s_bytes_" + ("out" if d == "read" else "in")] / busy_dt, 1) if busy_dt else 0
+    out["ss_%s_iops" % k] = round(rated[d + "_iops"] / busy_dt, 3) if busy_dt else 0
+    out["ss_%s_bw" % k] = round(rated[d + "_bytes_per_s"] / busy_dt, 1) if busy_dt else 0
 for k, v in out.items():
     print("%s='%s'" % (k, v))
 PY
