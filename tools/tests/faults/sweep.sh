@@ -91,7 +91,16 @@ sw_verdict() {
 # ---- the sweep's loop (the guest test defines the steps it calls: sw_arm,
 # sw_disarm, sw_counts, sw_mark, sw_refused, sw_settle,
 # sw_channels_clean, sw_kmemleak, sw_unload, and each path's p_PATH_pre,
-# p_PATH_run and p_PATH_post; it sets run_tmo, step_tmo, max_n, sites) ----
+# p_PATH_run and p_PATH_post; it sets run_tmo, step_tmo, max_n, sites;
+# it may replace the witness hooks below) ----
+
+# sw_witness_start PATH: start another session that the injections on
+# PATH must leave alone (status 1 when it cannot); sw_witness_ok: it is
+# still up (else why not, on stdout, status 1); sw_witness_stop: end it.
+# None by default.
+sw_witness_start() { :; }
+sw_witness_ok() { :; }
+sw_witness_stop() { :; }
 
 # sw_step NAME WHAT [TMO]: p_NAME_WHAT under a time bound; its output in
 # $sw_tmp/sw.out; status 124 when it still runs then.
@@ -160,6 +169,7 @@ sw_inject() {
 	[ $_prc = 0 ] || _why="$_why; undoing it failed (status $_prc): $(head -n 3 "$sw_tmp"/sw.out | tr '\n' ' ')"
 	[ $_prc != 124 ] || { not_ok "$_label: undoing the path hangs; the sweep ends here"; return 2; }
 	_ch=$(sw_channels_clean) || _why="$_why; $_ch"
+	_w=$(sw_witness_ok) || _why="$_why; $_w"
 	sw_log_between "$_m1" >"$sw_tmp"/sw.log.all
 	if ! sh "$SRPT_REPO/tools/vm/check-dmesg.sh" "$sw_tmp"/sw.log.all >"$sw_tmp"/sw.splat 2>&1; then
 		_why="$_why; kernel splat"
@@ -181,6 +191,10 @@ sw_inject() {
 sw_path() {
 	_p=$1
 	n_paths=$((n_paths + 1))
+	if ! sw_witness_start "$_p"; then
+		not_ok "$_p: another session started to watch"
+		return 1
+	fi
 	if ! sw_step "$_p" pre; then
 		not_ok "$_p: start state set up"
 		sed 's/^/# /' "$sw_tmp"/sw.out
@@ -226,6 +240,7 @@ sw_path() {
 			sw_step "$_p" post </dev/null
 		fi
 	done <"$sw_tmp"/sw.delta
+	sw_witness_stop
 	if sw_unload >"$sw_tmp"/sw.out 2>&1; then
 		ok "$_p: ib_srpt unloads after the injections"
 	else

@@ -21,6 +21,9 @@
 #   - the state was undone within bounds (logout, ACL back, device back),
 #     no channel is left (rdma resource tracking, and the log's "logged
 #     in" and "released" lines pair up);
+#   - on the paths that end no channel but their own, another session (an
+#     srp-probe login with an ACL of its own, holding its channel from the
+#     path's start to its end) is still up;
 #   - no kernel splat since the iteration began (tools/vm/check-dmesg.sh).
 # An injection whose call was not reached (an async path took another
 # course) is a SKIP.  After each site: a kmemleak scan (the debug kernel
@@ -114,7 +117,7 @@ sw_mark() {
 
 # ---- the target's state -------------------------------------------------------
 
-ibcm_ini=
+ibcm_ini='' witness_ini=''
 # sw_load [ARGS]: ib_srpt with the sweep's parameters and ARGS.
 sw_load() {
 	srpt_load srpt_srq_size=64 "$@" && debugfs_up
@@ -133,7 +136,7 @@ sw_export() {
 		srp_export_teardown 2>/dev/null
 		srp_export_setup || return 1
 	fi
-	for _a in "$ini" "$ibcm_ini"; do
+	for _a in "$ini" "$ibcm_ini" "$witness_ini"; do
 		[ -d "$SRPT_TPG/acls/$_a/lun_0" ] || srp_acl "$_a" || return 1
 	done
 }
@@ -179,6 +182,12 @@ sw_rw() {
 sw_login() {
 	srp_login ch_count=1 && srp_disk 30 >/dev/null
 }
+
+# sw_channels_are_left: wait until the target has no channel but the
+# witness's ($sw_wn: 1 while one watches, else 0).
+sw_channels_are_left() { srpt_channels_are "$sw_wn" 30; }
+# sw_logout_wait: ib_srp logs out; the target released its channels.
+sw_logout_wait() { srp_logout_all && sw_channels_are_left; }
 
 # sw_ibcm COMMAND...: a command of the IB CM test initiator; fails (its
 # report on stderr) when the command or one of its checks failed.
@@ -259,10 +268,10 @@ p_configfs_post() { :; }
 # Logins: RDMA/CM (ib_srp), IB CM (the test initiator), the first SRQ login.
 p_rdma_cm_login_pre() { sw_up; }
 p_rdma_cm_login_run() { sw_login && sw_rw; }
-p_rdma_cm_login_post() { srp_logout_wait; }
+p_rdma_cm_login_post() { sw_logout_wait; }
 p_ib_cm_login_pre() { sw_up; }
 p_ib_cm_login_run() { sw_ibcm_connect && sw_ibcm io; }
-p_ib_cm_login_post() { echo close >$ctl/ctl 2>/dev/null; srpt_channels_are 0 30; }
+p_ib_cm_login_post() { echo close >$ctl/ctl 2>/dev/null; sw_channels_are_left; }
 # A login no ACL admits, over IB CM and over RDMA/CM: refused (the REJ
 # and the reject are sites of their own).
 p_refused_login_pre() { sw_up; }
@@ -277,36 +286,36 @@ p_refused_login_run() {
 p_refused_login_post() {
 	srp_logout_all
 	echo close >$ctl/ctl 2>/dev/null
-	srpt_channels_are 0 30
+	sw_channels_are_left
 }
 p_srq_login_pre() {
 	sw_down >/dev/null 2>&1
 	sw_up && echo 1 >"$SRPT_TPG"/attrib/use_srq
 }
 p_srq_login_run() { sw_login && sw_rw; }
-p_srq_login_post() { srp_logout_wait; }
+p_srq_login_post() { sw_logout_wait; }
 
 # I/O: reads and writes with immediate data, without, and the test
 # initiator's direct, indirect and external-table commands; TMF.
 p_io_pre() { sw_up && sw_login; }
 p_io_run() { sw_rw; }
-p_io_post() { srp_logout_wait; }
+p_io_post() { sw_logout_wait; }
 p_io_noimm_pre() {
 	sw_up && echo N >/sys/module/ib_srp/parameters/use_imm_data && sw_login
 }
 p_io_noimm_run() { sw_rw; }
 p_io_noimm_post() {
-	srp_logout_wait
+	sw_logout_wait
 	_rc=$?
 	echo Y >/sys/module/ib_srp/parameters/use_imm_data
 	return $_rc
 }
 p_ibcm_io_pre() { sw_up && sw_ibcm_connect; }
 p_ibcm_io_run() { sw_ibcm io; }
-p_ibcm_io_post() { echo close >$ctl/ctl 2>/dev/null; srpt_channels_are 0 30; }
+p_ibcm_io_post() { echo close >$ctl/ctl 2>/dev/null; sw_channels_are_left; }
 p_tmf_pre() { sw_up && sw_login; }
 p_tmf_run() { sg_reset --device "$(srp_disk 30)" >/dev/null && sw_rw; }
-p_tmf_post() { srp_logout_wait; }
+p_tmf_post() { sw_logout_wait; }
 
 # A statistics read; a Device Management query.
 p_stats_pre() { sw_up; }
@@ -325,10 +334,10 @@ p_dm_post() { :; }
 # Ends of sessions: logout, ACL removal, TPG disable, use_srq toggled
 # (ib_srp logs back in), device removal; module unload.
 p_logout_pre() { sw_up && sw_login; }
-p_logout_run() { srp_logout_wait; }
+p_logout_run() { sw_logout_wait; }
 p_logout_post() { srp_logout_all; }
 p_acl_rmdir_pre() { sw_up && sw_login; }
-p_acl_rmdir_run() { srp_acl_remove "$ini" && srpt_channels_are 0 30; }
+p_acl_rmdir_run() { srp_acl_remove "$ini" && sw_channels_are_left; }
 p_acl_rmdir_post() { srp_logout_all; sw_export; }
 p_tpg_disable_pre() { sw_up && sw_login; }
 p_tpg_disable_run() { echo 0 >"$SRPT_TPG"/enable && srpt_channels_are 0 30; }
@@ -340,7 +349,7 @@ p_srq_toggle_run() {
 		kmsg_wait_more "ib_srpt: .*: logged in from .*shared receive queue" "$_n" 60 &&
 		sw_rw
 }
-p_srq_toggle_post() { srp_logout_wait; echo 0 >"$SRPT_TPG"/attrib/use_srq; }
+p_srq_toggle_post() { sw_logout_wait; echo 0 >"$SRPT_TPG"/attrib/use_srq; }
 p_device_remove_pre() { sw_up && sw_login; }
 p_device_remove_run() {
 	_n=$(kmsg_count "ib_srpt: removed rxe0$")
@@ -363,15 +372,52 @@ p_unload_post() { :; }
 # release) gets its time before the counts are read or the site disarmed.
 sw_settle() { sleep "$settle"; }
 
-# sw_channels_clean: no channel of the target left, and every channel
-# logged in was released.
+# sw_channels_clean: no channel of the target left but the witness's, and
+# every other channel logged in was released (kernel log).
 sw_channels_clean() {
-	if [ -e /sys/module/ib_srpt ] && ! srpt_channels_are 0 30; then
+	if [ -e /sys/module/ib_srpt ] && ! sw_channels_are_left; then
 		echo "$(srpt_channels) channel(s) left"
 		return 1
 	fi
-	[ "$(kmsg_count "ib_srpt: .*: logged in from ")" = 0 ] && return 0
-	srpt_channels_gone 30 || { echo "logged-in channels not all released"; return 1; }
+	wait_until 30 sw_released_all || { kmsg_sync && sw_released_all; } ||
+		{ echo "logged-in channels not all released"; return 1; }
+}
+# sw_released_all: as many "released" lines as "logged in" lines, less
+# the witness's (the log file as it is now: polled).
+sw_released_all() {
+	[ "$(kmsg_lines "ib_srpt: .*: released$")" = \
+		"$(($(kmsg_lines "ib_srpt: .*: logged in from ") - sw_wn))" ]
+}
+
+# The witness: an srp-probe login (initiator_ext b1, an ACL of its own)
+# that holds its channel through the injections of the paths below, which
+# end no channel but their own; it must still be up after each.
+witness_paths=" rdma_cm_login ib_cm_login refused_login io io_noimm ibcm_io tmf stats dm logout acl_rmdir "
+witness_ext=00000000000000b1
+sw_wn=0 sw_wpid=
+sw_witness_start() {
+	case $witness_paths in *" $1 "*) ;; *) return 0 ;; esac
+	sw_up >/dev/null 2>&1 || return 1
+	"$probe" -q -x $witness_ext --hold 86400 -e "$(srpt_guid16)" \
+		"$SRPT_IP" "$SRPT_CM_PORT" >/tmp/sw.witness 2>&1 &
+	sw_wpid=$!
+	sw_wn=1
+	sw_channels_are_left && return 0
+	sed 's/^/# witness: /' /tmp/sw.witness
+	sw_witness_stop
+	return 1
+}
+sw_witness_ok() {
+	[ -z "$sw_wpid" ] || kill -0 "$sw_wpid" 2>/dev/null && return 0
+	echo "the other session ended: $(tail -n 1 /tmp/sw.witness)"
+	return 1
+}
+sw_witness_stop() {
+	[ -n "$sw_wpid" ] || return 0
+	kill "$sw_wpid" 2>/dev/null
+	wait "$sw_wpid" 2>/dev/null
+	sw_wpid='' sw_wn=0
+	sw_channels_are_left
 }
 
 # sw_kmemleak LABEL: a kmemleak scan; ok when it reports nothing new, and
@@ -408,7 +454,9 @@ SRPT_TPG=$CFS/srpt/0x$RXE_GID_HEX/tpgt_1
 export SRPT_TPG
 # The IB CM test initiator's port id: id_ext 0xa1, then the port GUID.
 ibcm_ini=0x00000000000000a1$(echo "$RXE_GID_HEX" | cut -c17-32)
-export ini ibcm_ini
+# The witness's (srp-probe -x): initiator_ext b1, then the port GUID.
+witness_ini=0x$witness_ext$(echo "$RXE_GID_HEX" | cut -c17-32)
+export ini ibcm_ini witness_ini
 sw_load || { not_ok "ib_srpt loaded"; exit 1; }
 if [ ! -d $fdir/fail ]; then
 	ok "# SKIP this kernel has no CONFIG_FAULT_INJECTION_DEBUG_FS (make check-faults runs the debug kernel)"

@@ -167,6 +167,16 @@ p_hang_post() { :; }
 p_undo_pre() { :; }
 p_undo_run() { call 0 a || { echo undo: refused >&2; touch "$sw_tmp/broken"; return 1; }; }
 p_undo_post() { [ ! -f "$sw_tmp/broken" ] || { rm -f "$sw_tmp/broken"; return 1; }; }
+# witness: its failure ends the other session.
+sw_witness_ok() {
+	[ -f "$sw_tmp/ended" ] || return 0
+	rm -f "$sw_tmp/ended"
+	echo "the other session ended"
+	return 1
+}
+p_witness_pre() { :; }
+p_witness_run() { call 0 a || { touch "$sw_tmp/ended"; echo witness: refused >&2; return 1; }; }
+p_witness_post() { :; }
 run_tmo=3 step_tmo=3
 sw_init
 for p in $MOCK_PATHS; do
@@ -198,6 +208,8 @@ mock splat >/dev/null
 check "loop: a kernel splat is not ok" sh -c 'grep -q "^not ok [0-9]* - splat: a call 1 of 1: kernel splat" "$1"' - "$tmp/mock.out"
 mock undo >/dev/null
 check "loop: an undo that fails is not ok" sh -c 'grep -q "^not ok [0-9]* - undo: a call 1 of 1: undoing it failed" "$1"' - "$tmp/mock.out"
+mock witness >/dev/null
+check "loop: another session ended by an injection is not ok" sh -c 'grep -q "^not ok [0-9]* - witness: a call 1 of 1: the other session ended" "$1"' - "$tmp/mock.out"
 mock "hang good" >/dev/null
 check "loop: a hang ends the sweep" sh -c 'grep -q "^not ok [0-9]* - hang: a call 1 of 1: the path hangs (still running after 3 s); the sweep ends here$" "$1" &&
 	! grep -q " - good: " "$1"' - "$tmp/mock.out"
