@@ -187,14 +187,30 @@ sw_inject() {
 	fi
 }
 
-# sw_path PATH: the clean run that counts, then every injection.
+# sw_path PATH: the clean run that counts, then every injection, with the
+# other session watching; then ib_srpt unloads.  Status 2: the sweep ends.
 sw_path() {
-	_p=$1
 	n_paths=$((n_paths + 1))
-	if ! sw_witness_start "$_p"; then
-		not_ok "$_p: another session started to watch"
+	if ! sw_witness_start "$1"; then
+		not_ok "$1: another session started to watch"
 		return 1
 	fi
+	sw_path_sites "$1"
+	_ps=$?
+	sw_witness_stop
+	[ $_ps = 0 ] || return $_ps
+	if sw_unload >"$sw_tmp"/sw.out 2>&1; then
+		ok "$1: ib_srpt unloads after the injections"
+	else
+		not_ok "$1: ib_srpt unloads after the injections"
+		sed 's/^/# /' "$sw_tmp"/sw.out | head -n 20
+		return 2
+	fi
+}
+
+# sw_path_sites PATH: the clean run that counts, then every injection.
+sw_path_sites() {
+	_p=$1
 	if ! sw_step "$_p" pre; then
 		not_ok "$_p: start state set up"
 		sed 's/^/# /' "$sw_tmp"/sw.out
@@ -240,14 +256,7 @@ sw_path() {
 			sw_step "$_p" post </dev/null
 		fi
 	done <"$sw_tmp"/sw.delta
-	sw_witness_stop
-	if sw_unload >"$sw_tmp"/sw.out 2>&1; then
-		ok "$_p: ib_srpt unloads after the injections"
-	else
-		not_ok "$_p: ib_srpt unloads after the injections"
-		sed 's/^/# /' "$sw_tmp"/sw.out | head -n 20
-		return 2
-	fi
+	return 0
 }
 
 # sw_summary NSITES: the sweep's figures and its last two checks: every

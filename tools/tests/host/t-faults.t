@@ -174,6 +174,12 @@ sw_witness_ok() {
 	echo "the other session ended"
 	return 1
 }
+sw_witness_start() { echo "start $1" >>"$sw_tmp/w"; }
+sw_witness_stop() { echo stop >>"$sw_tmp/w"; }
+# broken: does not run even without an injection.
+p_broken_pre() { :; }
+p_broken_run() { echo broken: never works >&2; return 1; }
+p_broken_post() { :; }
 p_witness_pre() { :; }
 p_witness_run() { call 0 a || { touch "$sw_tmp/ended"; echo witness: refused >&2; return 1; }; }
 p_witness_post() { :; }
@@ -210,6 +216,12 @@ mock undo >/dev/null
 check "loop: an undo that fails is not ok" sh -c 'grep -q "^not ok [0-9]* - undo: a call 1 of 1: undoing it failed" "$1"' - "$tmp/mock.out"
 mock witness >/dev/null
 check "loop: another session ended by an injection is not ok" sh -c 'grep -q "^not ok [0-9]* - witness: a call 1 of 1: the other session ended" "$1"' - "$tmp/mock.out"
+mock "broken good" >/dev/null
+check "loop: a path that fails clean is not ok, the next path still runs" sh -c '
+	grep -q "^not ok 1 - broken: runs clean without an injection (status 1)$" "$1" &&
+	grep -q "^ok [0-9]* - good: ib_srpt unloads after the injections$" "$1"' - "$tmp/mock.out"
+check "loop: the other session is stopped after each path, failed or not" sh -c '
+	[ "$(tr "\n" " " <"$1")" = "start broken stop start good stop " ]' - "$tmp/m/w"
 mock "hang good" >/dev/null
 check "loop: a hang ends the sweep" sh -c 'grep -q "^not ok [0-9]* - hang: a call 1 of 1: the path hangs (still running after 3 s); the sweep ends here$" "$1" &&
 	! grep -q " - good: " "$1"' - "$tmp/mock.out"
