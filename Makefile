@@ -57,7 +57,7 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 # The IB CM test initiator (tools/ibcm-initiator/), an out-of-tree module.
 KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
-.PHONY: all modules install uninstall clean help man deps lint unit check check-host check-harness check-vm check-intree check-kernel-core check-kernels check-kernels-ci demo tools debug-kernel check-debug fuzz \
+.PHONY: all modules install uninstall clean help man deps lint unit check check-host check-harness check-vm check-intree check-kernel-core check-kernels check-kernels-ci demo tools debug-kernel check-debug check-faults check-faults-sample fuzz \
 	install-src install-systemd uninstall-systemd dkms-install dkms-uninstall deb version kernels kernel-patch bench
 
 # The version, written once: SRPT_DRV_VERSION in ib_srpt.h (MODULE_VERSION).
@@ -179,6 +179,10 @@ help:
 	@echo "make check-kernels make check on 6.1, every VM test on the other kernels (hours)"
 	@echo "make debug-kernel build (once, cached) a KASAN/UBSAN/lockdep/kmemleak kernel"
 	@echo "make check-debug  data-path and hostile VM tests on that kernel (slow)"
+	@echo "make check-faults the fault sweep on that kernel: the calls of the driver that"
+	@echo "                  can fail, failed in turn on every path (hours)"
+	@echo "make check-faults-sample a handful of its injections (not in make check: only the"
+	@echo "                  debug kernel has fault injection)"
 	@echo "make man          the kernel API manual: section-9 pages from kernel-doc in build/man/"
 	@echo "make tools        build/srp-probe/: srp-probe (userspace SRP initiator), srp-hostile;"
 	@echo "                  tools/ibcm-initiator/srp_ibcm_ini.ko (IB CM test initiator)"
@@ -258,5 +262,13 @@ debug-kernel: deps
 
 check-debug: deps
 	tools/debug-kernel/check-debug.sh
+
+# Not part of "make check" either, nor is its sample: Debian's 6.1 has no
+# CONFIG_FAULT_INJECTION, so both run on the debug kernel only.
+check-faults: deps
+	tools/debug-kernel/check-faults.sh
+
+check-faults-sample: deps
+	SRPT_FAULTS_MODE=sample tools/debug-kernel/check-faults.sh
 
 endif

@@ -227,16 +227,35 @@ MODULE_PARM_DESC(rdma_cm_port,
 /* ---- Fault injection ---------------------------------------------------- */
 
 /*
- * On kernels built with CONFIG_FAULT_INJECTION_DEBUG_FS the calls below can
- * be made to fail on purpose, so that the error path behind each runs in a
- * test: /sys/kernel/debug/ib_srpt/fail/ is a standard fault_attr
- * (probability, interval, times, space, verbose; see
- * Documentation/fault-injection/fault-injection.rst), and
- * /sys/kernel/debug/ib_srpt/fail_sites selects the sites it applies to (a
- * bit mask of enum srpt_fault_site; "sites" lists them with the number of
- * calls each has seen).  space=N-1 with times=1 and probability=100 fails
- * the Nth call of the armed sites.  Elsewhere srpt_fail() is false at
- * compile time.
+ * On kernels built with CONFIG_FAULT_INJECTION_DEBUG_FS every call of the
+ * driver that can fail can be made to fail on purpose, so that the error
+ * path behind it runs in a test (make check-faults).  Each site is written
+ *
+ *	x = srpt_fail(SRPT_FAULT_SITE) ? <what the call returns on failure> :
+ *	    real_call(...);
+ *
+ * so the injected error is one the real call returns (NULL, ERR_PTR(),
+ * -ENOMEM, ...) and takes the same error path; where only failure counts,
+ * "if (srpt_fail(SRPT_FAULT_SITE) || real_call(...))".  Not sites: DMA
+ * mapping errors (rdma_rxe's virtual DMA never reports one, so an injected
+ * one could not be told apart from a mapping to undo), calls whose failure
+ * is ignored (DREQ, DREP, notify) and target_submit_prep(), whose failure
+ * LIO answers itself.  The debugfs files:
+ *
+ *   /sys/kernel/debug/ib_srpt/fail/	a standard fault_attr (probability,
+ *					interval, times, space, verbose; see
+ *					Documentation/fault-injection/)
+ *   /sys/kernel/debug/ib_srpt/fail_sites	bit mask of the armed sites
+ *					(bit N: site N of enum srpt_fault_site)
+ *   /sys/kernel/debug/ib_srpt/sites	"N name calls" per site: the calls
+ *					each site has seen since load
+ *
+ * Only calls of armed sites consume the fault_attr's space, so with one
+ * site armed, probability=100, interval=1, times=1 and space=N (N >= 1)
+ * the Nth call of that site after arming fails, once.  The load path
+ * runs before debugfs exists: the load-time parameter fail_at=NAME:N arms
+ * site NAME the same way from the first call on.  Elsewhere srpt_fail() is
+ * false at compile time.
  */
 
 /**
@@ -246,22 +265,197 @@ MODULE_PARM_DESC(rdma_cm_port,
  * @SRPT_FAULT_DATA_BUF: the local buffer of one remote data buffer.
  * @SRPT_FAULT_RW_CTX: the RDMA R/W context of one remote data buffer.
  * @SRPT_FAULT_TABLE: the buffer of an external descriptor table.
- * @SRPT_FAULT_NR: number of sites.
+ * @SRPT_FAULT_RW_ARRAY: the RDMA R/W context array of a command with more
+ *	than one remote buffer.
+ * @SRPT_FAULT_TABLE_RW: the RDMA R/W context that reads an external
+ *	descriptor table.
+ * @SRPT_FAULT_TRIM_RW: an RDMA R/W context remapped for DATA-IN shorter
+ *	than the initiator's buffers.
+ * @SRPT_FAULT_INIT_CMD: target_init_cmd() of an SRP_CMD.
+ * @SRPT_FAULT_SUBMIT_TMR: target_submit_tmr() of an SRP_TSK_MGMT.
+ * @SRPT_FAULT_POST_SEND: ib_post_send() of a response, of DATA-IN/DATA-OUT
+ *	transfers or of a descriptor table read.
+ * @SRPT_FAULT_POST_RECV: ib_post_recv() of a channel's receive buffer.
+ * @SRPT_FAULT_POST_SRQ_RECV: ib_post_srq_recv() of an SRQ buffer.
+ * @SRPT_FAULT_QP_ERR: ib_modify_qp() to ERR of a channel closed for credit
+ *	abuse.
+ * @SRPT_FAULT_CH: a channel.
+ * @SRPT_FAULT_CH_STATS: its per-CPU counters.
+ * @SRPT_FAULT_RECV_RING: a channel's receive ring.
+ * @SRPT_FAULT_CMD_RING: a channel's command contexts.
+ * @SRPT_FAULT_RECV_BUFS: a block of receive buffers, of a channel's ring or
+ *	of the SRQ.
+ * @SRPT_FAULT_RSP_BUF: the response buffer of a command context.
+ * @SRPT_FAULT_CQ: a channel's completion queue.
+ * @SRPT_FAULT_IB_CM_QP: the QP of an IB CM login (ib_create_qp()).
+ * @SRPT_FAULT_RDMA_CM_QP: the QP of an RDMA/CM login (rdma_create_qp()).
+ * @SRPT_FAULT_PKEY: the P_Key index of an IB CM login's path.
+ * @SRPT_FAULT_QP_INIT: ib_modify_qp() to INIT of an IB CM login.
+ * @SRPT_FAULT_CM_QP_ATTR: ib_cm_init_qp_attr() for RTR and for RTS.
+ * @SRPT_FAULT_QP_RTR_RTS: ib_modify_qp() to RTR and to RTS of an IB CM
+ *	login.
+ * @SRPT_FAULT_SRQ: a device's SRQ descriptor.
+ * @SRPT_FAULT_SRQ_RECVS: its array of receive buffers.
+ * @SRPT_FAULT_CREATE_SRQ: ib_create_srq().
+ * @SRPT_FAULT_SESSION: target_setup_session() of a login.
+ * @SRPT_FAULT_IB_CM_LOGIN: the login context of an IB CM REQ.
+ * @SRPT_FAULT_IB_CM_REP: ib_send_cm_rep().
+ * @SRPT_FAULT_IB_CM_REJ: ib_send_cm_rej() of a refused IB CM login.
+ * @SRPT_FAULT_RDMA_CM_LOGIN: the login context of an RDMA/CM connect
+ *	request.
+ * @SRPT_FAULT_RDMA_ACCEPT: rdma_accept().
+ * @SRPT_FAULT_RDMA_REJECT: rdma_reject() of a refused RDMA/CM login.
+ * @SRPT_FAULT_IB_CM_ID: a device's IB CM listener (ib_create_cm_id()).
+ * @SRPT_FAULT_IB_CM_LISTEN: ib_cm_listen().
+ * @SRPT_FAULT_RDMA_CM_ID: the RDMA/CM listener (rdma_create_id()).
+ * @SRPT_FAULT_RDMA_BIND: rdma_bind_addr() of the listener (IPv6, then
+ *	IPv4).
+ * @SRPT_FAULT_RDMA_LISTEN: rdma_listen().
+ * @SRPT_FAULT_SDEV: a device's srpt_device.
+ * @SRPT_FAULT_PD: its protection domain.
+ * @SRPT_FAULT_QUERY_PORT: ib_query_port() of a port refresh.
+ * @SRPT_FAULT_DM_CAP: ib_modify_port() that advertises device management.
+ * @SRPT_FAULT_MAD_AGENT: ib_register_mad_agent() of a port.
+ * @SRPT_FAULT_DM_AH: the address handle of a Device Management response.
+ * @SRPT_FAULT_DM_MAD: the Device Management response (ib_create_send_mad()).
+ * @SRPT_FAULT_DM_SEND: ib_post_send_mad() of that response.
+ * @SRPT_FAULT_TPORT: a target port (configfs mkdir).
+ * @SRPT_FAULT_TPG: a TPG (configfs mkdir).
+ * @SRPT_FAULT_TPG_REGISTER: core_tpg_register() of a TPG.
+ * @SRPT_FAULT_STATS: the buffer a statistics file read sums into.
+ * @SRPT_FAULT_WQ: the srpt workqueue (module load).
+ * @SRPT_FAULT_RELEASE_WQ: the srpt_release workqueue (module load).
+ * @SRPT_FAULT_TEMPLATE: target_register_template() (module load).
+ * @SRPT_FAULT_IB_CLIENT: ib_register_client() (module load).
+ * @SRPT_FAULT_QUERY_GID: rdma_query_gid() of GID index 0 in a port refresh.
+ * @SRPT_FAULT_NR: number of sites (at most 64: fail_sites is a u64).
+ *
+ * Numbers are fixed once given (tests arm sites by number): new sites go
+ * at the end.
  */
 enum srpt_fault_site {
 	SRPT_FAULT_IMM_COPY,
 	SRPT_FAULT_DATA_BUF,
 	SRPT_FAULT_RW_CTX,
 	SRPT_FAULT_TABLE,
+	SRPT_FAULT_RW_ARRAY,
+	SRPT_FAULT_TABLE_RW,
+	SRPT_FAULT_TRIM_RW,
+	SRPT_FAULT_INIT_CMD,
+	SRPT_FAULT_SUBMIT_TMR,
+	SRPT_FAULT_POST_SEND,
+	SRPT_FAULT_POST_RECV,
+	SRPT_FAULT_POST_SRQ_RECV,
+	SRPT_FAULT_QP_ERR,
+	SRPT_FAULT_CH,
+	SRPT_FAULT_CH_STATS,
+	SRPT_FAULT_RECV_RING,
+	SRPT_FAULT_CMD_RING,
+	SRPT_FAULT_RECV_BUFS,
+	SRPT_FAULT_RSP_BUF,
+	SRPT_FAULT_CQ,
+	SRPT_FAULT_IB_CM_QP,
+	SRPT_FAULT_RDMA_CM_QP,
+	SRPT_FAULT_PKEY,
+	SRPT_FAULT_QP_INIT,
+	SRPT_FAULT_CM_QP_ATTR,
+	SRPT_FAULT_QP_RTR_RTS,
+	SRPT_FAULT_SRQ,
+	SRPT_FAULT_SRQ_RECVS,
+	SRPT_FAULT_CREATE_SRQ,
+	SRPT_FAULT_SESSION,
+	SRPT_FAULT_IB_CM_LOGIN,
+	SRPT_FAULT_IB_CM_REP,
+	SRPT_FAULT_IB_CM_REJ,
+	SRPT_FAULT_RDMA_CM_LOGIN,
+	SRPT_FAULT_RDMA_ACCEPT,
+	SRPT_FAULT_RDMA_REJECT,
+	SRPT_FAULT_IB_CM_ID,
+	SRPT_FAULT_IB_CM_LISTEN,
+	SRPT_FAULT_RDMA_CM_ID,
+	SRPT_FAULT_RDMA_BIND,
+	SRPT_FAULT_RDMA_LISTEN,
+	SRPT_FAULT_SDEV,
+	SRPT_FAULT_PD,
+	SRPT_FAULT_QUERY_PORT,
+	SRPT_FAULT_DM_CAP,
+	SRPT_FAULT_MAD_AGENT,
+	SRPT_FAULT_DM_AH,
+	SRPT_FAULT_DM_MAD,
+	SRPT_FAULT_DM_SEND,
+	SRPT_FAULT_TPORT,
+	SRPT_FAULT_TPG,
+	SRPT_FAULT_TPG_REGISTER,
+	SRPT_FAULT_STATS,
+	SRPT_FAULT_WQ,
+	SRPT_FAULT_RELEASE_WQ,
+	SRPT_FAULT_TEMPLATE,
+	SRPT_FAULT_IB_CLIENT,
+	SRPT_FAULT_QUERY_GID,
 	SRPT_FAULT_NR,
 };
 
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+/* Names as "sites" lists them and fail_at takes them. */
 static const char * const srpt_fault_names[SRPT_FAULT_NR] = {
-	[SRPT_FAULT_IMM_COPY]	= "imm_copy",
-	[SRPT_FAULT_DATA_BUF]	= "data_buf",
-	[SRPT_FAULT_RW_CTX]	= "rw_ctx",
-	[SRPT_FAULT_TABLE]	= "table",
+	[SRPT_FAULT_IMM_COPY]		= "imm_copy",
+	[SRPT_FAULT_DATA_BUF]		= "data_buf",
+	[SRPT_FAULT_RW_CTX]		= "rw_ctx",
+	[SRPT_FAULT_TABLE]		= "table",
+	[SRPT_FAULT_RW_ARRAY]		= "rw_array",
+	[SRPT_FAULT_TABLE_RW]		= "table_rw",
+	[SRPT_FAULT_TRIM_RW]		= "trim_rw",
+	[SRPT_FAULT_INIT_CMD]		= "init_cmd",
+	[SRPT_FAULT_SUBMIT_TMR]		= "submit_tmr",
+	[SRPT_FAULT_POST_SEND]		= "post_send",
+	[SRPT_FAULT_POST_RECV]		= "post_recv",
+	[SRPT_FAULT_POST_SRQ_RECV]	= "post_srq_recv",
+	[SRPT_FAULT_QP_ERR]		= "qp_err",
+	[SRPT_FAULT_CH]			= "ch",
+	[SRPT_FAULT_CH_STATS]		= "ch_stats",
+	[SRPT_FAULT_RECV_RING]		= "recv_ring",
+	[SRPT_FAULT_CMD_RING]		= "cmd_ring",
+	[SRPT_FAULT_RECV_BUFS]		= "recv_bufs",
+	[SRPT_FAULT_RSP_BUF]		= "rsp_buf",
+	[SRPT_FAULT_CQ]			= "cq",
+	[SRPT_FAULT_IB_CM_QP]		= "ib_cm_qp",
+	[SRPT_FAULT_RDMA_CM_QP]		= "rdma_cm_qp",
+	[SRPT_FAULT_PKEY]		= "pkey",
+	[SRPT_FAULT_QP_INIT]		= "qp_init",
+	[SRPT_FAULT_CM_QP_ATTR]		= "cm_qp_attr",
+	[SRPT_FAULT_QP_RTR_RTS]		= "qp_rtr_rts",
+	[SRPT_FAULT_SRQ]		= "srq",
+	[SRPT_FAULT_SRQ_RECVS]		= "srq_recvs",
+	[SRPT_FAULT_CREATE_SRQ]		= "create_srq",
+	[SRPT_FAULT_SESSION]		= "session",
+	[SRPT_FAULT_IB_CM_LOGIN]	= "ib_cm_login",
+	[SRPT_FAULT_IB_CM_REP]		= "ib_cm_rep",
+	[SRPT_FAULT_IB_CM_REJ]		= "ib_cm_rej",
+	[SRPT_FAULT_RDMA_CM_LOGIN]	= "rdma_cm_login",
+	[SRPT_FAULT_RDMA_ACCEPT]	= "rdma_accept",
+	[SRPT_FAULT_RDMA_REJECT]	= "rdma_reject",
+	[SRPT_FAULT_IB_CM_ID]		= "ib_cm_id",
+	[SRPT_FAULT_IB_CM_LISTEN]	= "ib_cm_listen",
+	[SRPT_FAULT_RDMA_CM_ID]		= "rdma_cm_id",
+	[SRPT_FAULT_RDMA_BIND]		= "rdma_bind",
+	[SRPT_FAULT_RDMA_LISTEN]	= "rdma_listen",
+	[SRPT_FAULT_SDEV]		= "sdev",
+	[SRPT_FAULT_PD]			= "pd",
+	[SRPT_FAULT_QUERY_PORT]		= "query_port",
+	[SRPT_FAULT_DM_CAP]		= "dm_cap",
+	[SRPT_FAULT_MAD_AGENT]		= "mad_agent",
+	[SRPT_FAULT_DM_AH]		= "dm_ah",
+	[SRPT_FAULT_DM_MAD]		= "dm_mad",
+	[SRPT_FAULT_DM_SEND]		= "dm_send",
+	[SRPT_FAULT_TPORT]		= "tport",
+	[SRPT_FAULT_TPG]		= "tpg",
+	[SRPT_FAULT_TPG_REGISTER]	= "tpg_register",
+	[SRPT_FAULT_STATS]		= "stats",
+	[SRPT_FAULT_WQ]			= "wq",
+	[SRPT_FAULT_RELEASE_WQ]		= "release_wq",
+	[SRPT_FAULT_TEMPLATE]		= "template",
+	[SRPT_FAULT_IB_CLIENT]		= "ib_client",
+	[SRPT_FAULT_QUERY_GID]		= "query_gid",
 };
 
 static DECLARE_FAULT_ATTR(srpt_fault_attr);
@@ -273,18 +467,72 @@ static struct dentry *srpt_debugfs_dir;
  * srpt_fail() - whether to fail a call on purpose
  * @site: the call.
  *
+ * Counts the call; callable in any context.
+ *
  * Return: true when @site is armed and the fault_attr says this call fails.
  */
 static bool srpt_fail(enum srpt_fault_site site)
 {
-	atomic64_inc(&srpt_fault_calls[site]);
+	s64 n = atomic64_inc_return(&srpt_fault_calls[site]);
+
 	if (!(READ_ONCE(srpt_fault_sites) & BIT_ULL(site)))
 		return false;
 	if (!should_fail(&srpt_fault_attr, 1))
 		return false;
-	pr_info("fault injected at %s\n", srpt_fault_names[site]);
+	pr_info("fault injected at %s (call %lld since load)\n",
+		srpt_fault_names[site], (long long)n);
 	return true;
 }
+
+/**
+ * srpt_fail_at_set() - the load-time parameter fail_at=NAME:N
+ * @val: site name, a colon and N (at least 1).
+ * @kp: unused.
+ *
+ * Arms site NAME alone to fail its Nth call, once, from the first call of
+ * the load on: what the debugfs files would do, for the calls made before
+ * they exist.
+ *
+ * Return: 0, or -EINVAL for an unknown site or a malformed value.
+ */
+static int srpt_fail_at_set(const char *val, const struct kernel_param *kp)
+{
+	const char *colon = strchr(val, ':');
+	unsigned int n;
+	size_t len;
+	int i;
+
+	if (!colon || kstrtouint(colon + 1, 10, &n) || !n)
+		goto invalid;
+	len = colon - val;
+	for (i = 0; i < SRPT_FAULT_NR; i++)
+		if (strlen(srpt_fault_names[i]) == len &&
+		    !strncmp(val, srpt_fault_names[i], len))
+			break;
+	if (i == SRPT_FAULT_NR)
+		goto invalid;
+	srpt_fault_attr.probability = 100;
+	srpt_fault_attr.interval = 1;
+	srpt_fault_attr.verbose = 0;
+	atomic_set(&srpt_fault_attr.times, 1);
+	atomic_set(&srpt_fault_attr.space, n);
+	WRITE_ONCE(srpt_fault_sites, BIT_ULL(i));
+	return 0;
+
+invalid:
+	pr_err("invalid value '%s' for parameter fail_at: must be SITE:N, N >= 1, SITE a name /sys/kernel/debug/ib_srpt/sites lists\n",
+	       val);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops srpt_fail_at_ops = {
+	.set = srpt_fail_at_set,
+};
+
+/* Permission 0: no sysfs file, the parameter list stays the in-tree one. */
+module_param_cb(fail_at, &srpt_fail_at_ops, NULL, 0);
+MODULE_PARM_DESC(fail_at,
+		 "Fault injection at load: SITE:N fails the Nth call of SITE once (kernels with CONFIG_FAULT_INJECTION_DEBUG_FS only).");
 
 static int srpt_fault_sites_show(struct seq_file *m, void *v)
 {
@@ -306,6 +554,7 @@ static void srpt_debugfs_init(void)
 {
 	struct dentry *fail;
 
+	BUILD_BUG_ON(SRPT_FAULT_NR > 64);
 	srpt_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	fail = fault_create_debugfs_attr("fail", srpt_debugfs_dir,
 					 &srpt_fault_attr);
@@ -536,11 +785,13 @@ static void srpt_dm_recv(struct ib_mad_agent *agent,
 
 	if (!recv->wc || !recv->recv_buf.mad)
 		goto free;
-	ah = ib_create_ah_from_wc(agent->qp->pd, recv->wc,
+	ah = srpt_fail(SRPT_FAULT_DM_AH) ? ERR_PTR(-ENOMEM) :
+	     ib_create_ah_from_wc(agent->qp->pd, recv->wc,
 				  recv->recv_buf.grh, agent->port_num);
 	if (IS_ERR(ah))
 		goto free;
-	rsp = ib_create_send_mad(agent, recv->wc->src_qp,
+	rsp = srpt_fail(SRPT_FAULT_DM_MAD) ? ERR_PTR(-ENOMEM) :
+	      ib_create_send_mad(agent, recv->wc->src_qp,
 				 recv->wc->pkey_index, 0, IB_MGMT_DEVICE_HDR,
 				 IB_MGMT_DEVICE_DATA, GFP_KERNEL,
 				 IB_MGMT_BASE_VERSION);
@@ -553,7 +804,7 @@ static void srpt_dm_recv(struct ib_mad_agent *agent,
 				   &info))
 		goto free_rsp;
 	rsp->ah = ah;
-	if (ib_post_send_mad(rsp, NULL))
+	if (srpt_fail(SRPT_FAULT_DM_SEND) || ib_post_send_mad(rsp, NULL))
 		goto free_rsp;
 	goto free;
 
@@ -595,7 +846,8 @@ static void srpt_dm_register(struct srpt_port *sport)
 		return;
 	mutex_lock(&sport->dm_mutex);
 	if (!sport->dm_cap) {
-		ret = ib_modify_port(dev, sport->port_num, 0, &mod);
+		ret = srpt_fail(SRPT_FAULT_DM_CAP) ? -EOPNOTSUPP :
+		      ib_modify_port(dev, sport->port_num, 0, &mod);
 		if (ret && rdma_protocol_roce(dev, sport->port_num))
 			pr_debug("%s port %u: the RoCE port's capability mask cannot advertise device management (%d); the agent answers all the same\n",
 				 dev_name(&dev->dev), sport->port_num, ret);
@@ -608,7 +860,8 @@ static void srpt_dm_register(struct srpt_port *sport)
 	if (!sport->mad_agent) {
 		set_bit(IB_MGMT_METHOD_GET, reg.method_mask);
 		set_bit(IB_MGMT_METHOD_SET, reg.method_mask);
-		agent = ib_register_mad_agent(dev, sport->port_num,
+		agent = srpt_fail(SRPT_FAULT_MAD_AGENT) ? ERR_PTR(-ENOMEM) :
+			ib_register_mad_agent(dev, sport->port_num,
 					      IB_QPT_GSI, &reg, 0,
 					      srpt_dm_send_done, srpt_dm_recv,
 					      sport, 0);
@@ -959,7 +1212,8 @@ static int srpt_post_recv(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 		.num_sge = 1,
 	};
 
-	return ib_post_recv(ch->qp, &wr, NULL);
+	return srpt_fail(SRPT_FAULT_POST_RECV) ? -ENOMEM :
+	       ib_post_recv(ch->qp, &wr, NULL);
 }
 
 /**
@@ -982,7 +1236,8 @@ static int srpt_srq_post(struct srpt_srq *srq, struct srpt_recv *r)
 		.num_sge = 1,
 	};
 
-	return ib_post_srq_recv(srq->srq, &wr, NULL);
+	return srpt_fail(SRPT_FAULT_POST_SRQ_RECV) ? -ENOMEM :
+	       ib_post_srq_recv(srq->srq, &wr, NULL);
 }
 
 /**
@@ -1232,7 +1487,8 @@ static int srpt_sq_issue(struct srpt_cmd *cmd, enum srpt_sq_op op)
 	}
 	if (WARN_ON_ONCE(!first))
 		return -EINVAL;
-	return ib_post_send(ch->qp, first, NULL);
+	return srpt_fail(SRPT_FAULT_POST_SEND) ? -ENOMEM :
+	       ib_post_send(ch->qp, first, NULL);
 }
 
 /**
@@ -1459,7 +1715,8 @@ static int srpt_alloc_rw(struct srpt_cmd *cmd, struct scatterlist **sgl,
 		cmd->rw = &cmd->rw_one;
 		memset(cmd->rw, 0, sizeof(*cmd->rw));
 	} else {
-		cmd->rw = kvcalloc(n, sizeof(*cmd->rw), GFP_KERNEL);
+		cmd->rw = srpt_fail(SRPT_FAULT_RW_ARRAY) ? NULL :
+			  kvcalloc(n, sizeof(*cmd->rw), GFP_KERNEL);
 		if (!cmd->rw)
 			return -ENOMEM;
 	}
@@ -1616,13 +1873,18 @@ static void srpt_submit_cmd(struct srpt_cmd *cmd)
 	dir = ci->dir == SRPT_DIR_OUT ? DMA_TO_DEVICE :
 	      ci->dir == SRPT_DIR_IN ? DMA_FROM_DEVICE : DMA_NONE;
 	se_cmd->tag = cmd->tag;
-	ret = target_init_cmd(se_cmd, ch->sess, cmd->sense,
+	ret = srpt_fail(SRPT_FAULT_INIT_CMD) ? -ESHUTDOWN :
+	      target_init_cmd(se_cmd, ch->sess, cmd->sense,
 			      scsilun_to_int((struct scsi_lun *)ci->lun),
 			      ci->data_len, srpt_task_attr(ci->task_attr),
 			      dir, TARGET_SCF_ACK_KREF);
 	if (ret) {
-		/* The session is being torn down. */
-		srpt_finish_rsp(cmd);
+		/*
+		 * The session is being torn down; should the channel still
+		 * be up, the initiator retries (else the response is dropped
+		 * as the channel drains).
+		 */
+		srpt_send_local_rsp(cmd, SAM_STAT_BUSY, 0, 0);
 		return;
 	}
 	/*
@@ -1657,7 +1919,8 @@ static void srpt_fetch_table(struct srpt_cmd *cmd)
 	}
 	sg_init_one(&cmd->imm_sg, cmd->table, len);
 	cmd->table_rw.sg = &cmd->imm_sg;
-	ret = rdma_rw_ctx_init(&cmd->table_rw.rw, ch->qp, ch->sport->port_num,
+	ret = srpt_fail(SRPT_FAULT_TABLE_RW) ? -EAGAIN :
+	      rdma_rw_ctx_init(&cmd->table_rw.rw, ch->qp, ch->sport->port_num,
 			       &cmd->imm_sg, 1, 0, cmd->ci.ext_table.va,
 			       cmd->ci.ext_table.key, DMA_FROM_DEVICE);
 	if (ret < 0) {
@@ -1799,7 +2062,8 @@ static void srpt_handle_tmf(struct srpt_cmd *cmd)
 	 * returns: the context must say "LIO's" before, not after.
 	 */
 	cmd->lio = true;
-	ret = target_submit_tmr(&cmd->se_cmd, ch->sess, NULL,
+	ret = srpt_fail(SRPT_FAULT_SUBMIT_TMR) ? -ENOMEM :
+	      target_submit_tmr(&cmd->se_cmd, ch->sess, NULL,
 				scsilun_to_int((struct scsi_lun *)t.lun), NULL,
 				tcm, GFP_KERNEL, t.task_tag,
 				TARGET_SCF_ACK_KREF);
@@ -1919,7 +2183,8 @@ static void srpt_ch_stop_recv(struct srpt_rdma_ch *ch)
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	int ret;
 
-	ret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
+	ret = srpt_fail(SRPT_FAULT_QP_ERR) ? -EINVAL :
+	      ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
 	if (ret)
 		pr_warn("%s: moving the QP to the error state failed (%d)\n",
 			ch->name, ret);
@@ -2199,8 +2464,9 @@ static int srpt_trim_data_in(struct srpt_cmd *cmd, u32 len)
 			}
 			left -= sg->length;
 		}
-		ret = rdma_rw_ctx_init(&rw->rw, ch->qp, port, rw->sg, j + 1, 0,
-				       rw->desc.va, rw->desc.key,
+		ret = srpt_fail(SRPT_FAULT_TRIM_RW) ? -EAGAIN :
+		      rdma_rw_ctx_init(&rw->rw, ch->qp, port, rw->sg, j + 1,
+				       0, rw->desc.va, rw->desc.key,
 				       DMA_TO_DEVICE);
 		if (ret < 0)
 			return ret;
@@ -2376,7 +2642,8 @@ static int srpt_alloc_recv_bufs(struct ib_device *dev, struct srpt_recv *recvs,
 		dma_addr_t dma;
 		void *mem;
 
-		mem = alloc_pages_exact(bytes, GFP_KERNEL |
+		mem = srpt_fail(SRPT_FAULT_RECV_BUFS) ? NULL :
+		      alloc_pages_exact(bytes, GFP_KERNEL |
 					(k > 1 ? __GFP_NOWARN : 0));
 		if (!mem && k > 1) {
 			per = 1;
@@ -2424,6 +2691,8 @@ static void srpt_free_rings(struct srpt_rdma_ch *ch)
 	}
 	kvfree(ch->cmds);
 	ch->cmds = NULL;
+	/* The free list linked the contexts just freed. */
+	INIT_LIST_HEAD(&ch->free_cmds);
 
 	if (ch->recvs)
 		srpt_free_recv_bufs(dev, ch->recvs, ch->rq_size);
@@ -2452,12 +2721,14 @@ static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
 	u32 i;
 
 	if (!ch->srq) {
-		ch->recvs = kvcalloc(ch->rq_size, sizeof(*ch->recvs),
+		ch->recvs = srpt_fail(SRPT_FAULT_RECV_RING) ? NULL :
+			    kvcalloc(ch->rq_size, sizeof(*ch->recvs),
 				     GFP_KERNEL);
 		if (!ch->recvs)
 			goto fail;
 	}
-	ch->cmds = kvcalloc(ch->rq_size, sizeof(*ch->cmds), GFP_KERNEL);
+	ch->cmds = srpt_fail(SRPT_FAULT_CMD_RING) ? NULL :
+		   kvcalloc(ch->rq_size, sizeof(*ch->cmds), GFP_KERNEL);
 	if (!ch->cmds)
 		goto fail;
 
@@ -2478,7 +2749,8 @@ static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
 		cmd->ch = ch;
 		cmd->rdma_cqe.done = srpt_rdma_done;
 		cmd->send_cqe.done = srpt_send_done;
-		cmd->rsp = kzalloc(ch->max_ti_iu_len, GFP_KERNEL);
+		cmd->rsp = srpt_fail(SRPT_FAULT_RSP_BUF) ? NULL :
+			   kzalloc(ch->max_ti_iu_len, GFP_KERNEL);
 		if (!cmd->rsp)
 			goto fail;
 		cmd->rsp_dma = ib_dma_map_single(dev, cmd->rsp,
@@ -2570,7 +2842,8 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
 	vector = (u32)atomic_inc_return(&sdev->next_comp_vector) %
 		 max(dev->num_comp_vectors, 1);
 	for (;;) {
-		ch->cq = ib_alloc_cq(dev, ch, rcqe + sq_size + 2, vector,
+		ch->cq = srpt_fail(SRPT_FAULT_CQ) ? ERR_PTR(-ENOMEM) :
+			 ib_alloc_cq(dev, ch, rcqe + sq_size + 2, vector,
 				     IB_POLL_WORKQUEUE);
 		if (IS_ERR(ch->cq)) {
 			ret = PTR_ERR(ch->cq);
@@ -2675,7 +2948,8 @@ static struct srpt_srq *srpt_srq_get(struct srpt_device *sdev)
 	lockdep_assert_held(&sdev->srq_mutex);
 	if (sdev->srq)
 		return sdev->srq;
-	srq = kzalloc(sizeof(*srq), GFP_KERNEL);
+	srq = srpt_fail(SRPT_FAULT_SRQ) ? NULL :
+	      kzalloc(sizeof(*srq), GFP_KERNEL);
 	if (!srq)
 		return ERR_PTR(-ENOMEM);
 	sdev->srq = srq;
@@ -2687,7 +2961,8 @@ static struct srpt_srq *srpt_srq_get(struct srpt_device *sdev)
 			 (u32)dev->attrs.max_cqe - SRPT_MIN_SQ_SIZE - 2);
 	srq->buf_len = srp_max_req_size;
 	srq->lkey = sdev->pd->local_dma_lkey;
-	srq->recvs = kvcalloc(srq->size, sizeof(*srq->recvs), GFP_KERNEL);
+	srq->recvs = srpt_fail(SRPT_FAULT_SRQ_RECVS) ? NULL :
+		     kvcalloc(srq->size, sizeof(*srq->recvs), GFP_KERNEL);
 	if (!srq->recvs) {
 		ret = -ENOMEM;
 		goto fail;
@@ -2695,7 +2970,8 @@ static struct srpt_srq *srpt_srq_get(struct srpt_device *sdev)
 	attr.attr.max_wr = srq->size;
 	attr.attr.max_sge = 1;
 	attr.srq_type = IB_SRQT_BASIC;
-	srq->srq = ib_create_srq(sdev->pd, &attr);
+	srq->srq = srpt_fail(SRPT_FAULT_CREATE_SRQ) ? ERR_PTR(-ENOMEM) :
+		   ib_create_srq(sdev->pd, &attr);
 	if (IS_ERR(srq->srq)) {
 		ret = PTR_ERR(srq->srq);
 		srq->srq = NULL;
@@ -2961,10 +3237,11 @@ static struct srpt_rdma_ch *srpt_ch_new(struct srpt_port *sport,
 	struct srpt_rdma_ch *ch;
 	int cpu;
 
-	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	ch = srpt_fail(SRPT_FAULT_CH) ? NULL : kzalloc(sizeof(*ch), GFP_KERNEL);
 	if (!ch)
 		return NULL;
-	ch->stats = alloc_percpu(struct srpt_ch_stats);
+	ch->stats = srpt_fail(SRPT_FAULT_CH_STATS) ? NULL :
+		    alloc_percpu(struct srpt_ch_stats);
 	if (!ch->stats) {
 		kfree(ch);
 		return NULL;
@@ -3612,7 +3889,8 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 	}
 	ch->id = (u32)atomic_inc_return(&srpt_ch_next_id);
 
-	sess = target_setup_session(&ch->stpg->tpg, 0, 0, TARGET_PROT_NORMAL,
+	sess = srpt_fail(SRPT_FAULT_SESSION) ? ERR_PTR(-ENOMEM) :
+	       target_setup_session(&ch->stpg->tpg, 0, 0, TARGET_PROT_NORMAL,
 				    lc->acl_name, ch, NULL);
 	if (IS_ERR(sess)) {
 		pr_warn_ratelimited("%s: creating the session failed (%ld)\n",
@@ -3702,14 +3980,16 @@ static int srpt_init_ch_qp(struct srpt_rdma_ch *ch, struct ib_qp *qp)
 	attr.qp_access_flags = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
 			       IB_ACCESS_REMOTE_WRITE;
 	attr.port_num = ch->sport->port_num;
-	ret = ib_find_cached_pkey(srpt_ch_dev(ch), ch->sport->port_num,
+	ret = srpt_fail(SRPT_FAULT_PKEY) ? -ENOENT :
+	      ib_find_cached_pkey(srpt_ch_dev(ch), ch->sport->port_num,
 				  ch->pkey, &attr.pkey_index);
 	if (ret) {
 		pr_err("%s: P_Key 0x%04x is not in the port's table (%d)\n",
 		       ch->name, ch->pkey, ret);
 		return ret;
 	}
-	ret = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_ACCESS_FLAGS |
+	ret = srpt_fail(SRPT_FAULT_QP_INIT) ? -EINVAL :
+	      ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_ACCESS_FLAGS |
 			   IB_QP_PORT | IB_QP_PKEY_INDEX);
 	if (ret)
 		pr_err("%s: moving the QP to INIT failed (%d)\n", ch->name,
@@ -3802,7 +4082,8 @@ static int srpt_ib_cm_qp_to(struct srpt_rdma_ch *ch, struct ib_qp *qp,
 	struct ib_qp_attr attr = { .qp_state = state };
 	int mask, ret;
 
-	ret = ib_cm_init_qp_attr(ch->ib_cm_id, &attr, &mask);
+	ret = srpt_fail(SRPT_FAULT_CM_QP_ATTR) ? -EINVAL :
+	      ib_cm_init_qp_attr(ch->ib_cm_id, &attr, &mask);
 	if (!ret) {
 		if (state == IB_QPS_RTR) {
 			attr.max_dest_rd_atomic = min_t(int,
@@ -3814,7 +4095,8 @@ static int srpt_ib_cm_qp_to(struct srpt_rdma_ch *ch, struct ib_qp *qp,
 			attr.max_rd_atomic = min_t(int, attr.max_rd_atomic,
 						   da->max_qp_init_rd_atom);
 		}
-		ret = ib_modify_qp(qp, &attr, mask);
+		ret = srpt_fail(SRPT_FAULT_QP_RTR_RTS) ? -EINVAL :
+		      ib_modify_qp(qp, &attr, mask);
 	}
 	if (ret)
 		pr_err("%s: moving the QP to %s failed (%d)\n", ch->name,
@@ -3841,7 +4123,8 @@ static int srpt_ib_cm_create_qp(struct srpt_rdma_ch *ch,
 	struct ib_qp *qp;
 	int ret;
 
-	qp = ib_create_qp(ch->sport->sdev->pd, attr);
+	qp = srpt_fail(SRPT_FAULT_IB_CM_QP) ? ERR_PTR(-ENOMEM) :
+	     ib_create_qp(ch->sport->sdev->pd, attr);
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
 	ch->rq_psn = get_random_u32() & 0xffffff;
@@ -3916,7 +4199,8 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	u32 reason = SRPT_REJ_UNABLE_ESTABLISH;
 	int ret;
 
-	lc = kzalloc(sizeof(*lc), GFP_KERNEL);
+	lc = srpt_fail(SRPT_FAULT_IB_CM_LOGIN) ? NULL :
+	     kzalloc(sizeof(*lc), GFP_KERNEL);
 	if (!lc) {
 		reason = SRPT_REJ_NO_RESOURCES;
 		goto reject;
@@ -3954,7 +4238,8 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	rep.rnr_retry_count = 7;
 	rep.flow_control = 1;
 	rep.srq = !!ch->srq;
-	ret = ib_send_cm_rep(cm_id, &rep);
+	ret = srpt_fail(SRPT_FAULT_IB_CM_REP) ? -ENOMEM :
+	      ib_send_cm_rep(cm_id, &rep);
 	if (ret)
 		pr_warn("%s: sending the REP failed (%d)\n", ch->name, ret);
 	srpt_login_done(ch, !ret);
@@ -3970,8 +4255,13 @@ reject:
 	if (!lc || !lc->counted)
 		srpt_count_refused(sdev->device, req->port, reason);
 	srpt_build_login_rej(rej, sizeof(rej), lc ? lc->req.tag : 0, reason);
-	ib_send_cm_rej(cm_id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0, rej,
-		       sizeof(rej));
+	/* Unsent, the IB CM sends a REJ of its own as it destroys the id. */
+	ret = srpt_fail(SRPT_FAULT_IB_CM_REJ) ? -ENOMEM :
+	      ib_send_cm_rej(cm_id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0, rej,
+			     sizeof(rej));
+	if (ret)
+		pr_warn_ratelimited("sending the REJ to %s failed (%d)\n",
+				    lc ? lc->peer_name : "an initiator", ret);
 	kfree(lc);
 	return -ECONNREFUSED;
 }
@@ -4040,13 +4330,15 @@ static void srpt_ib_cm_listen(struct srpt_device *sdev)
 		ib |= rdma_cap_ib_cm(sdev->device, i);
 	if (!ib)
 		return;
-	id = ib_create_cm_id(sdev->device, srpt_ib_cm_handler, sdev);
+	id = srpt_fail(SRPT_FAULT_IB_CM_ID) ? ERR_PTR(-ENOMEM) :
+	     ib_create_cm_id(sdev->device, srpt_ib_cm_handler, sdev);
 	if (IS_ERR(id)) {
 		pr_warn("%s: creating the IB CM listener failed (%ld)\n",
 			dev_name(&sdev->device->dev), PTR_ERR(id));
 		return;
 	}
-	ret = ib_cm_listen(id, cpu_to_be64(srpt_service_guid));
+	ret = srpt_fail(SRPT_FAULT_IB_CM_LISTEN) ? -ENOMEM :
+	      ib_cm_listen(id, cpu_to_be64(srpt_service_guid));
 	if (ret) {
 		pr_warn("%s: listening on IB CM service id 0x%016llx failed (%d)\n",
 			dev_name(&sdev->device->dev), srpt_service_guid, ret);
@@ -4071,7 +4363,8 @@ static u16 srpt_listen_port;
 static int srpt_rdma_cm_create_qp(struct srpt_rdma_ch *ch,
 				  struct ib_qp_init_attr *attr)
 {
-	int ret = rdma_create_qp(ch->rdma_cm_id, ch->sport->sdev->pd, attr);
+	int ret = srpt_fail(SRPT_FAULT_RDMA_CM_QP) ? -ENOMEM :
+		  rdma_create_qp(ch->rdma_cm_id, ch->sport->sdev->pd, attr);
 
 	if (!ret)
 		ch->qp = ch->rdma_cm_id->qp;
@@ -4130,7 +4423,8 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 	u32 reason = SRPT_REJ_UNABLE_ESTABLISH;
 	int ret;
 
-	lc = kzalloc(sizeof(*lc), GFP_KERNEL);
+	lc = srpt_fail(SRPT_FAULT_RDMA_CM_LOGIN) ? NULL :
+	     kzalloc(sizeof(*lc), GFP_KERNEL);
 	if (!lc) {
 		reason = SRPT_REJ_NO_RESOURCES;
 		goto reject;
@@ -4172,7 +4466,8 @@ static int srpt_rdma_cm_req(struct rdma_cm_id *cm_id,
 	param.rnr_retry_count = 7;
 	param.flow_control = 1;
 	param.srq = !!ch->srq;
-	ret = rdma_accept(cm_id, &param);
+	ret = srpt_fail(SRPT_FAULT_RDMA_ACCEPT) ? -ENOMEM :
+	      rdma_accept(cm_id, &param);
 	if (ret)
 		pr_warn("%s: accepting the connection failed (%d)\n", ch->name,
 			ret);
@@ -4189,7 +4484,12 @@ reject:
 	if (!lc || !lc->counted)
 		srpt_count_refused(dev, cm_id->port_num, reason);
 	srpt_build_login_rej(rej, sizeof(rej), lc ? lc->req.tag : 0, reason);
-	rdma_reject(cm_id, rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
+	/* Unsent, the RDMA/CM rejects as it destroys the id. */
+	ret = srpt_fail(SRPT_FAULT_RDMA_REJECT) ? -ENOMEM :
+	      rdma_reject(cm_id, rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
+	if (ret)
+		pr_warn_ratelimited("sending the reject to %s failed (%d)\n",
+				    lc ? lc->peer_name : "an initiator", ret);
 	kfree(lc);
 	return -ECONNREFUSED;
 }
@@ -4264,15 +4564,19 @@ static struct rdma_cm_id *srpt_rdma_cm_listen(u16 port)
 	struct rdma_cm_id *id;
 	int ret;
 
-	id = rdma_create_id(&init_net, srpt_rdma_cm_handler, NULL, RDMA_PS_TCP,
-			    IB_QPT_RC);
+	id = srpt_fail(SRPT_FAULT_RDMA_CM_ID) ? ERR_PTR(-ENOMEM) :
+	     rdma_create_id(&init_net, srpt_rdma_cm_handler, NULL,
+			    RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(id))
 		return id;
-	ret = rdma_bind_addr(id, (struct sockaddr *)&sin6);
+	ret = srpt_fail(SRPT_FAULT_RDMA_BIND) ? -EADDRINUSE :
+	      rdma_bind_addr(id, (struct sockaddr *)&sin6);
 	if (ret)
-		ret = rdma_bind_addr(id, (struct sockaddr *)&sin);
+		ret = srpt_fail(SRPT_FAULT_RDMA_BIND) ? -EADDRINUSE :
+		      rdma_bind_addr(id, (struct sockaddr *)&sin);
 	if (!ret)
-		ret = rdma_listen(id, 128);
+		ret = srpt_fail(SRPT_FAULT_RDMA_LISTEN) ? -ENOMEM :
+		      rdma_listen(id, 128);
 	if (ret) {
 		rdma_destroy_id(id);
 		return ERR_PTR(ret);
@@ -4301,13 +4605,15 @@ static void srpt_port_refresh(struct srpt_port *sport)
 	union ib_gid gid;
 	int ret, n;
 
-	ret = ib_query_port(dev, sport->port_num, &attr);
+	ret = srpt_fail(SRPT_FAULT_QUERY_PORT) ? -ENOMEM :
+	      ib_query_port(dev, sport->port_num, &attr);
 	if (ret) {
 		pr_warn("%s port %u: querying port attributes failed (%d)\n",
 			dev_name(&dev->dev), sport->port_num, ret);
 		memset(&attr, 0, sizeof(attr));
 	}
-	if (rdma_query_gid(dev, sport->port_num, 0, &gid))
+	if (srpt_fail(SRPT_FAULT_QUERY_GID) ||
+	    rdma_query_gid(dev, sport->port_num, 0, &gid))
 		memset(&gid, 0, sizeof(gid));
 
 	mutex_lock(&srpt_dev_mutex);
@@ -4390,16 +4696,21 @@ static int srpt_add_one(struct ib_device *device)
 	struct srpt_device *sdev;
 	u32 i;
 
-	sdev = kzalloc(struct_size(sdev, ports, device->phys_port_cnt),
+	sdev = srpt_fail(SRPT_FAULT_SDEV) ? NULL :
+	       kzalloc(struct_size(sdev, ports, device->phys_port_cnt),
 		       GFP_KERNEL);
-	if (!sdev)
+	if (!sdev) {
+		pr_err("%s: out of memory; the device is not used\n",
+		       dev_name(&device->dev));
 		return -ENOMEM;
+	}
 	sdev->device = device;
 	kref_init(&sdev->refs);
 	init_completion(&sdev->released);
 	mutex_init(&sdev->srq_mutex);
 	sdev->port_cnt = device->phys_port_cnt;
-	sdev->pd = ib_alloc_pd(device, 0);
+	sdev->pd = srpt_fail(SRPT_FAULT_PD) ? ERR_PTR(-ENOMEM) :
+		   ib_alloc_pd(device, 0);
 	if (IS_ERR(sdev->pd)) {
 		int ret = PTR_ERR(sdev->pd);
 
@@ -4533,7 +4844,8 @@ static struct se_wwn *srpt_make_tport(struct target_fabric_configfs *tf,
 		return ERR_PTR(-EINVAL);
 	}
 
-	tport = kzalloc(sizeof(*tport), GFP_KERNEL);
+	tport = srpt_fail(SRPT_FAULT_TPORT) ? NULL :
+		kzalloc(sizeof(*tport), GFP_KERNEL);
 	if (!tport)
 		return ERR_PTR(-ENOMEM);
 	tport->id = id;
@@ -4605,7 +4917,8 @@ static struct se_portal_group *srpt_make_tpg(struct se_wwn *wwn,
 	struct srpt_tpg *stpg;
 	int ret;
 
-	stpg = kzalloc(sizeof(*stpg), GFP_KERNEL);
+	stpg = srpt_fail(SRPT_FAULT_TPG) ? NULL :
+	       kzalloc(sizeof(*stpg), GFP_KERNEL);
 	if (!stpg)
 		return ERR_PTR(-ENOMEM);
 	stpg->tport = tport;
@@ -4613,7 +4926,8 @@ static struct se_portal_group *srpt_make_tpg(struct se_wwn *wwn,
 	stpg->attrs.max_rdma_size = SRPT_DEF_MAX_RDMA_SIZE;
 	stpg->attrs.sq_size = SRPT_DEF_SQ_SIZE;
 	stpg->attrs.use_srq = false;
-	ret = core_tpg_register(wwn, &stpg->tpg, SCSI_PROTOCOL_SRP);
+	ret = srpt_fail(SRPT_FAULT_TPG_REGISTER) ? -ENOMEM :
+	      core_tpg_register(wwn, &stpg->tpg, SCSI_PROTOCOL_SRP);
 	if (ret) {
 		kfree(stpg);
 		return ERR_PTR(ret);
@@ -4736,7 +5050,8 @@ static ssize_t srpt_stat_show(struct config_item *item, char *page,
 	struct srpt_stats *sum;
 	ssize_t len;
 
-	sum = kmalloc(sizeof(*sum), GFP_KERNEL);
+	sum = srpt_fail(SRPT_FAULT_STATS) ? NULL :
+	      kmalloc(sizeof(*sum), GFP_KERNEL);
 	if (!sum)
 		return -ENOMEM;
 	srpt_stats_collect(srpt_item_to_stats_dir(item), sum);
@@ -4764,7 +5079,8 @@ static ssize_t srpt_stat_show_table(struct config_item *item, char *page,
 	ssize_t len = 0;
 	unsigned int i;
 
-	sum = kmalloc(sizeof(*sum), GFP_KERNEL);
+	sum = srpt_fail(SRPT_FAULT_STATS) ? NULL :
+	      kmalloc(sizeof(*sum), GFP_KERNEL);
 	if (!sum)
 		return -ENOMEM;
 	srpt_stats_collect(srpt_item_to_stats_dir(item), sum);
@@ -4861,7 +5177,7 @@ static ssize_t srpt_stat_channels_show(struct config_item *item, char *page)
 	u64 tmfs;
 	int i;
 
-	c = kmalloc(sizeof(*c), GFP_KERNEL);
+	c = srpt_fail(SRPT_FAULT_STATS) ? NULL : kmalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
 	mutex_lock(&srpt_ch_mutex);
@@ -5753,16 +6069,19 @@ static int __init srpt_init_module(void)
 			srp_max_req_size_param, (u32)srp_max_req_size_param,
 			srp_max_req_size);
 
-	srpt_wq = alloc_workqueue("srpt", WQ_MEM_RECLAIM | SRPT_WQ_PERCPU, 0);
+	srpt_wq = srpt_fail(SRPT_FAULT_WQ) ? NULL :
+		  alloc_workqueue("srpt", WQ_MEM_RECLAIM | SRPT_WQ_PERCPU, 0);
 	if (!srpt_wq)
 		return -ENOMEM;
-	srpt_release_wq = alloc_workqueue("srpt_release", WQ_UNBOUND, 0);
+	srpt_release_wq = srpt_fail(SRPT_FAULT_RELEASE_WQ) ? NULL :
+			  alloc_workqueue("srpt_release", WQ_UNBOUND, 0);
 	if (!srpt_release_wq) {
 		ret = -ENOMEM;
 		goto destroy_wq;
 	}
 
-	ret = target_register_template(&srpt_template);
+	ret = srpt_fail(SRPT_FAULT_TEMPLATE) ? -ENOMEM :
+	      target_register_template(&srpt_template);
 	if (ret) {
 		pr_err("registering the srpt fabric with LIO failed (%d)\n",
 		       ret);
@@ -5770,7 +6089,8 @@ static int __init srpt_init_module(void)
 	}
 
 	srpt_debugfs_init();
-	ret = ib_register_client(&srpt_client);
+	ret = srpt_fail(SRPT_FAULT_IB_CLIENT) ? -ENOMEM :
+	      ib_register_client(&srpt_client);
 	if (ret) {
 		pr_err("registering the IB client failed (%d)\n", ret);
 		goto remove_debugfs;
