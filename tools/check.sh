@@ -85,8 +85,10 @@ run_vm_tests() {
 		*) tests="$tests tools/tests/vm/$t" ;;
 		esac
 	done
+	# --timer: each test's wall time in the log, for the CI budget (the
+	# time includes the wait for the VM lock).
 	# shellcheck disable=SC2086
-	prove -v -e tools/vm/vmtest $tests
+	prove -v --timer -e tools/vm/vmtest $tests
 }
 
 run_core() {
