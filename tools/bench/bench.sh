@@ -30,6 +30,11 @@
 #   BENCH_LOGIN_ROUNDS  ABBA rounds of it (1: two runs per driver)
 #   BENCH_QUICK=1    a short run: nullio, ch_count 1, immediate data on,
 #                    4k workloads only, 64 logins
+#   BENCH_INSN=1     count the guest kernel's instructions per I/O with a
+#                    QEMU plugin (tools/bench/insn/): by function, module
+#                    and driver, a cost that does not move with the host's
+#                    load; runs TCG single-threaded (slower, both vCPUs on
+#                    one host thread)
 # A full run takes about an hour on 2 cores under TCG.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -65,6 +70,7 @@ BENCH_LOGIN_ROUNDS=${BENCH_LOGIN_ROUNDS:-1}
 BENCH_WARMUP=${BENCH_WARMUP:-3}
 BENCH_A_KO="${BENCH_A_KO:-}"
 BENCH_FIO_CPUS="${BENCH_FIO_CPUS:-}"
+BENCH_INSN=${BENCH_INSN:-0}
 EOF
 if [ -n "${BENCH_A_KO:-}" ] && [ ! -f "$BENCH_A_KO" ]; then
 	echo "bench: BENCH_A_KO=$BENCH_A_KO is not a file" >&2
@@ -74,6 +80,13 @@ echo "bench: parameters ($out/params):"
 sed 's/^/  /' "$out/params"
 
 vm=$out/vm
+rm -f "$out/insn.snap"
+if [ "${BENCH_INSN:-0}" = 1 ]; then
+	tools/bench/insn/build.sh "$top/build/insn" || exit 1
+	SRPT_VM_TCG_THREAD=single
+	SRPT_VM_QEMU_ARGS="-plugin $top/build/insn/insn-count.so,out=$out/insn.snap,mark=0x7e5700000000"
+	export SRPT_VM_TCG_THREAD SRPT_VM_QEMU_ARGS
+fi
 # vmtest empties it only once it holds the VM lock: until then the
 # progress loop below would replay the last run's steps.
 rm -rf "$vm"
@@ -99,5 +112,7 @@ fi
 [ -f "$vm/bench/runs.tsv" ] || { echo "bench: no results" >&2; exit 1; }
 # Debian's python3, which has python3-matplotlib (make deps), whatever
 # python3 comes first in PATH.
-/usr/bin/python3 tools/bench/report.py "$vm/bench" "$out" || exit 1
+set --
+[ "${BENCH_INSN:-0}" != 1 ] || set -- --insn "$out/insn.snap"
+/usr/bin/python3 tools/bench/report.py "$@" "$vm/bench" "$out" || exit 1
 echo "bench: report in $out/report.md, plots in $out/*.png"

@@ -24,6 +24,9 @@
 #   BENCH_WARMUP     seconds of an unrecorded fio run after each login
 #   BENCH_FIO_CPUS   fio's --cpus_allowed, if set
 #   BENCH_A_KO       if set, A is this build of ours, not the in-tree module
+#   BENCH_INSN       1: QEMU counts instructions (tools/bench/insn/); each
+#                    measured fio run is between two runs of insn-mark,
+#                    and the kernel's text symbols are kept for each session
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
 . "$SRPT_REPO/build/bench/params"
@@ -41,10 +44,35 @@ ini=$(srp_ini_id)
 [ -d /sys/kernel/debug/tracing ] || mount -t debugfs debugfs /sys/kernel/debug
 echo 0 >/proc/sys/kernel/kptr_restrict
 echo -1 >/proc/sys/kernel/perf_event_paranoid
-echo "driver	backend	ch	imm	workload	round	pos	file	busy_ticks	ctxt	softirq	ksoftirqd	ios	hz" >"$runs"
+echo "driver	backend	ch	imm	workload	round	pos	file	busy_ticks	ctxt	softirq	ksoftirqd	ios	hz	insn	ksyms" >"$runs"
 hz=$(getconf CLK_TCK)
 fio_cpus=
 [ -z "${BENCH_FIO_CPUS:-}" ] || fio_cpus="--cpus_allowed=$BENCH_FIO_CPUS"
+
+# Instruction counts (BENCH_INSN=1): insn_mark makes the plugin write a
+# snapshot and prints its number (snapshots are numbered from 0 in the
+# order the marker ran; only this script runs it).  The kernel's own
+# symbols are kept once, the modules' for each session (modules move when
+# they are loaded again).
+insn_seq=$out/insn/seq
+insn_mark() {
+	[ "${BENCH_INSN:-0}" = 1 ] || { echo -; return 0; }
+	_im=$(cat "$insn_seq")
+	"$SRPT_REPO/build/insn/insn-mark" || { echo -; return 0; }
+	echo $((_im + 1)) >"$insn_seq"
+	echo "$_im"
+}
+insn_syms() {
+	[ "${BENCH_INSN:-0}" = 1 ] || { echo -; return 0; }
+	_is=$out/insn/modules-$(cat "$insn_seq").syms
+	awk '$2 ~ /^[tT]$/ && NF == 4' /proc/kallsyms >"$_is"
+	echo "${_is##*/}"
+}
+if [ "${BENCH_INSN:-0}" = 1 ]; then
+	mkdir -p "$out/insn"
+	echo 0 >"$insn_seq"
+	awk '$2 ~ /^[tT]$/ && NF == 3' /proc/kallsyms >"$out/insn/kernel.syms"
+fi
 
 # driver_load A|A1|A2|B: the in-tree module (or BENCH_A_KO) or ours.
 driver_load() {
@@ -123,14 +151,18 @@ run_fio() {
 	_jobs=1
 	[ "$5" -ge "$6" ] && _jobs=$6
 	_qd=$(($5 / _jobs))
+	_m0=$(insn_mark)
 	_b0=$(cpu_busy) _c0=$(ctxt) _s0=$(softirqs) _k0=$(ksoftirqd_switches) _i0=$(disk_ios "$2")
 	fio --name=b --filename="$2" --rw="$3" --bs="$4" --iodepth="$_qd" \
 		--numjobs="$_jobs" --group_reporting --direct=1 --ioengine=libaio \
 		--size=1g --time_based --ramp_time=1 --runtime="$BENCH_RUNTIME" \
 		--output-format=json --output="$out/fio/$1.json" ${fio_cpus:+"$fio_cpus"} >/dev/null 2>&1
 	_i1=$(disk_ios "$2") _b1=$(cpu_busy) _c1=$(ctxt) _s1=$(softirqs) _k1=$(ksoftirqd_switches)
-	printf '%s\t%s\t%s\t%s\t%s' $((_b1 - _b0)) $((_c1 - _c0)) $((_s1 - _s0)) $((_k1 - _k0)) \
-		$((_i1 - _i0))
+	_m1=$(insn_mark)
+	# The run's snapshot is the second one, if both marks ran.
+	[ "$_m0" != - ] || _m1=-
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s' $((_b1 - _b0)) $((_c1 - _c0)) $((_s1 - _s0)) $((_k1 - _k0)) \
+		$((_i1 - _i0)) "$hz" "$_m1"
 }
 
 # session DRIVER BACKEND CH IMM ROUND POS: load, export, log in, every
@@ -145,6 +177,7 @@ session() {
 		target_down
 		return 1
 	fi
+	ksyms=$(insn_syms)
 	# A warm-up nobody records: the first I/O after a login pays for
 	# page faults, slab growth and the initiator's first scan.
 	[ "${BENCH_WARMUP:-0}" -gt 0 ] &&
@@ -157,7 +190,7 @@ session() {
 		name="$1-$2-ch$3-imm$4-$rw-$bs-qd$qd-r$5"
 		c=$(run_fio "$name" "$disk" "$rw" "$bs" "$qd" "$3")
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" \
-			"$rw:$bs:$qd" "$5" "$6" "$name" "$c" "$hz" >>"$runs"
+			"$rw:$bs:$qd" "$5" "$6" "$name" "$c" "$ksyms" >>"$runs"
 	done
 	srp_logout_wait
 	target_down

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""report.py RESULTS OUT: the tables and plots of "make bench".
+"""report.py [--insn SNAPSHOTS] RESULTS OUT: the tables and plots of "make bench".
 
 RESULTS is what tools/bench/guest.sh wrote (runs.tsv, fio/*.json,
 perf/*.syms and *.json, logins.tsv); OUT gets report.md and the PNG plots.
@@ -18,7 +18,12 @@ import re
 import statistics
 import sys
 
-RESULTS, OUT = sys.argv[1], sys.argv[2]
+ARGS = sys.argv[1:]
+# --insn SNAPSHOTS: instruction counts (BENCH_INSN=1, tools/bench/insn.py).
+INSN = None
+if ARGS[:1] == ["--insn"]:
+    INSN, ARGS = ARGS[1], ARGS[2:]
+RESULTS, OUT = ARGS[0], ARGS[1]
 # build/bench/params, as bench.sh wrote it for this run.
 PARAMS = {}
 with open(os.path.join(OUT, "params")) as _f:
@@ -133,6 +138,7 @@ with open(os.path.join(RESULTS, "runs.tsv")) as f:
             "ctxt": float(row["ctxt"]) / ios,
             "softirq": float(row["softirq"]) / ios,
             "ksoftirqd": float(row["ksoftirqd"]) / ios,
+            "ios_n": ios, "insn": row.get("insn") or "-", "ksyms": row.get("ksyms") or "-",
         })
 
 points = {}
@@ -397,6 +403,79 @@ for key, drv in sorted(topsyms.items()):
                      f"(share of all samples, mean of {runs_n} runs): " + ", ".join(
                          f"{k} {v / runs_n * 100:.1f}%" for k, v in best) + ".")
         lines.append("")
+
+# Instructions per I/O (BENCH_INSN=1).
+if INSN:
+    import insn as insn_mod
+    try:
+        _missing = insn_mod.per_run(RESULTS, INSN, runs)
+    except OSError as e:
+        failures.append(f"instruction counts unreadable: {e}")
+        _missing = len(runs)
+    if _missing:
+        failures.append(f"{_missing} of {len(runs)} runs have no instruction count")
+    lines.append("## Instructions per I/O (QEMU plugin insn-count)")
+    lines.append("")
+    lines.append("Guest instructions executed between the snapshots just before and "
+                 "just after each fio run, per I/O the disk completed, median of the "
+                 "rounds (the spread of the rounds, (largest - smallest) / median, in "
+                 "brackets). driver: ib_srpt's own functions; target: ib_srpt, "
+                 "target_core_* and ib_core's rdma_rw_*; kernel: the whole guest kernel; "
+                 "user: user space (fio). A/A: the A driver against itself, the floor a "
+                 "B/A ratio must beat.")
+    lines.append("")
+
+    def ispread(rs, f):
+        xs = [r[f] for r in rs if f in r]
+        if len(xs) < 2 or not med(xs):
+            return float("nan")
+        return (max(xs) - min(xs)) / med(xs)
+
+    def imed(rs, f):
+        return med([r[f] for r in rs if f in r])
+
+    def icell(rs, f):
+        return f"{fmt(imed(rs, f))} ({fmt(ispread(rs, f) * 100, 1)}%)"
+
+    lines.append("| point | A driver | B driver | B/A | A target | B target | B/A "
+                 "| A kernel | B kernel | B/A | A user | B user |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for key in sorted(points, key=lambda k: (k[:3], wl_sort(k[3]))):
+        drv = points[key]
+        a, b = drv.get("A", []), drv.get("B", [])
+        row = [point_label(key)]
+        for f in ("insn_driver", "insn_target", "insn_kernel"):
+            row += [icell(a, f), icell(b, f), fmt(ratio(imed(b, f), imed(a, f)), 3)]
+        row += [fmt(imed(a, "insn_user")), fmt(imed(b, "insn_user"))]
+        lines.append("| " + " | ".join(row) + " |")
+    for w in sorted(aa, key=wl_sort):
+        a1, a2 = aa[w]
+        row = ["A/A " + wl_label(w)]
+        for f in ("insn_driver", "insn_target", "insn_kernel"):
+            row += [icell(a1, f), icell(a2, f), fmt(ratio(imed(a2, f), imed(a1, f)), 3)]
+        row += [fmt(imed(a1, "insn_user")), fmt(imed(a2, "insn_user"))]
+        lines.append("| " + " | ".join(row) + " |")
+    lines.append("")
+    # The driver's functions, per I/O, for each workload of the first
+    # configuration: where ours and A differ.
+    if configs:
+        cfg = configs[0]
+        for w in sorted({k[3] for k in points if k[:3] == cfg}, key=wl_sort):
+            drv = points[cfg + (w,)]
+            for d in ("A", "B"):
+                rs = [r for r in drv.get(d, []) if "insn_funcs" in r]
+                if not rs:
+                    continue
+                tot = {}
+                for r in rs:
+                    for k, v in r["insn_funcs"].items():
+                        if k[1] == "ib_srpt":
+                            tot[k[0]] = tot.get(k[0], 0) + v / len(rs)
+                best = sorted(tot.items(), key=lambda kv: -kv[1])[:15]
+                lines.append(f"ib_srpt functions, {wl_label(w)}, driver {d}, instructions "
+                             f"per I/O (mean of {len(rs)} runs): "
+                             + ", ".join(f"{k} {v:.0f}" for k, v in best) + ".")
+                lines.append("")
 
 # Control path.
 logins = {}

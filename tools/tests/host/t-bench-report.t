@@ -171,4 +171,53 @@ check "item 23: a timed-out close is a failure, not a time" \
 check "item 23: and listed under Failures" has d23 "close timed out: B, 64 channels"
 hasnt_300() { ! grep '^| 64 |' "$tmp/d23.md" | grep -E '(300|15[0-9])\.[0-9]'; }
 check "item 23: no 300 s close in any median" hasnt_300
+
+# Instruction counts (BENCH_INSN=1, issue 29): snapshots of insn-count.so
+# attributed to functions by the guest's symbols.  Each run's "before"
+# snapshot (even numbers) holds a huge count that must not be used; the
+# run's own (odd) has, per I/O (6000 I/Os): ib_srpt 150 for A, 100 for B
+# (srpt_recv 100/60, srpt_send 50/40), target_core 200, rdma_rw 30, the
+# rest of ib_core 40, the kernel 1000, user space 500.
+dataset dinsn 2 "randread:4k:1"
+sed -i '1s/$/\tinsn\tksyms/' "$d/res/runs.tsv"
+mkdir -p "$d/res/insn"
+printf 'ffffffff81000000 T kfunc\nffffffff81100000 T kfunc2\n' >"$d/res/insn/kernel.syms"
+printf 'ffffffffc0000000 t srpt_recv\t[ib_srpt]\nffffffffc0000100 t srpt_send\t[ib_srpt]\nffffffffc0100000 t target_submit\t[target_core_mod]\nffffffffc0200000 t rdma_rw_ctx_init\t[ib_core]\nffffffffc0200100 t ib_post_send\t[ib_core]\n' \
+	>"$d/res/insn/modules-0.syms"
+# snap BEFORE RUN RECV SEND: the two snapshots of one run.
+snap() {
+	printf 'snapshot %s\nffffffffc0000010 999999999\nend %s\n' "$1" "$1"
+	printf 'snapshot %s\nffffffffc0000010 %s\nffffffffc0000120 %s\nffffffffc0100008 1200000\nffffffffc0200004 180000\nffffffffc0200180 240000\nffffffff81000004 3000000\nffffffff81100010 3000000\n0 3000000\nend %s\n' \
+		"$2" "$3" "$4" "$2"
+}
+i=0
+for x in A:1:600000:300000 B:1:360000:240000 B:2:360000:240000 A:2:600000:300000 \
+	A1:1:600000:300000 A2:1:600000:300000 A2:2:600000:300000 A1:2:600000:300000; do
+	drv=${x%%:*} rest=${x#*:}
+	r=${rest%%:*} rest=${rest#*:}
+	f="$drv-nullio-ch1-imm1-randread-4k-1-r$r"
+	printf '%s\tnullio\t1\t1\trandread:4k:1\t%s\t1\t%s\t600\t0\t0\t0\t6000\t100\t%s\tmodules-0.syms\n' \
+		"$drv" "$r" "$f" $((i + 1)) >>"$d/res/runs.tsv"
+	fio_json "$d/res/fio/$f.json" 1000
+	snap $i $((i + 1)) "${rest%%:*}" "${rest#*:}" >>"$d/insn.snap"
+	i=$((i + 2))
+done
+report_insn() {
+	/usr/bin/python3 "$report" --insn "$d/insn.snap" "$d/res" "$d/out" >"$tmp/dinsn.stdout" 2>&1 &&
+		cp "$d/out/report.md" "$tmp/dinsn.md"
+}
+check "insn: the report is written" report_insn
+check "insn: driver 150 and 100, target 380 and 330, kernel 1,420 and 1,370 per I/O" \
+	has dinsn "| nullio ch_count=1 use_imm_data=1 randread 4k QD1 | 150 (0.0%) | 100 (0.0%) | 0.667 | 380 (0.0%) | 330 (0.0%) | 0.868 | 1,420 (0.0%) | 1,370 (0.0%) | 0.965 | 500 | 500 |"
+check "insn: the A/A pair's row" \
+	has dinsn "| A/A randread 4k QD1 | 150 (0.0%) | 150 (0.0%) | 1.000 |"
+check "insn: ib_srpt's functions per I/O" \
+	has dinsn "ib_srpt functions, randread 4k QD1, driver B, instructions per I/O (mean of 2 runs): srpt_recv 60, srpt_send 40."
+check "insn: every run has its count (no failure listed)" hasnt dinsn "have no instruction count"
+# The last run's own snapshot cut off (its two last lines).
+sed -i '$d' "$d/insn.snap"
+sed -i '$d' "$d/insn.snap"
+check "insn: a snapshot cut short: the report is written" report_insn
+check "insn: a run whose snapshot is missing is a failure" \
+	has dinsn "1 of 8 runs have no instruction count"
 echo "1..$n"
