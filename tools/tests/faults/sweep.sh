@@ -164,6 +164,7 @@ sw_inject() {
 	1) _why="$_why; $_how" _how= ;;
 	esac
 	n_fired=$((n_fired + 1))
+	echo "$_is" >>"$sw_tmp"/sw.sites
 	sw_step "$_ip" post
 	_prc=$?
 	[ $_prc = 0 ] || _why="$_why; undoing it failed (status $_prc): $(head -n 3 "$sw_tmp"/sw.out | tr '\n' ' ')"
@@ -241,7 +242,6 @@ sw_path_sites() {
 	fi
 	ok "$_p: runs clean, $(wc -l <"$sw_tmp"/sw.delta) site(s) to fail: $(awk '{ printf "%s%s x%d", s, $2, $3; s = ", " }' "$sw_tmp"/sw.delta)"
 	while read -r _i _s _n; do
-		echo "$_s" >>"$sw_tmp"/sw.sites
 		for _k in $(sw_calls "$_n" "$max_n"); do
 			sw_inject "$_p" "$_i" "$_s" "$_k" "$_n" </dev/null
 			[ $? != 2 ] || return 2
@@ -261,7 +261,10 @@ sw_path_sites() {
 
 # sw_summary NSITES: the sweep's figures and its last two checks: every
 # injection that fired survived, and every site (of $sw_tmp/sw.allsites, or
-# of $sites when the sweep was restricted) was failed on some path.
+# of $sites when the sweep was restricted) was failed on some path (an
+# injection there fired).  A site no path reached is a failure, unless it
+# is one of SRPT_FAULTS_UNREACHED (default: the sites testing.rst names as
+# reached only by other tests), which are a TODO.
 sw_summary() {
 	reached=$(sort -u "$sw_tmp"/sw.sites | wc -l)
 	diag "fault sweep: $n_paths path(s), $reached site(s) of $1 failed, $n_inj injection(s), $n_fired fired, $n_unreached not reached, $n_surv survived"
@@ -281,10 +284,19 @@ sw_summary() {
 		missing=$(awk '{ print $2 }' "$sw_tmp"/sw.allsites | while read -r s; do
 			grep -qx "$s" "$sw_tmp"/sw.sites || printf '%s ' "$s"; done)
 		missing=${missing% }
-		if [ -z "$missing" ]; then
-			ok "every site was failed on some path"
+		known= unknown=
+		for s in $missing; do
+			case " ${SRPT_FAULTS_UNREACHED-imm_copy qp_err trim_rw} " in
+			*" $s "*) known="$known $s" ;;
+			*) unknown="$unknown $s" ;;
+			esac
+		done
+		if [ -n "$unknown" ]; then
+			not_ok "every site was failed on some path (reached by no path:$unknown${known:+; known to be reached elsewhere:$known})"
+		elif [ -n "$known" ]; then
+			not_ok "every site was failed on some path # TODO reached by other tests, not by the sweep's paths:$known"
 		else
-			not_ok "every site was failed on some path # TODO reached by no path: $missing"
+			ok "every site was failed on some path"
 		fi
 	fi
 }

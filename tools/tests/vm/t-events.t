@@ -35,6 +35,9 @@ kmsg_mark() { kmsg_sync >&2 && kmsg_count "$1"; }
 for p in /sys/class/srp_remote_ports/*; do echo off >"$p/reconnect_delay"; done
 bg_fio "$disk" --offset=16m --time_based --runtime=600
 run_ok "fio has writes in flight" wait_until 30 disk_busy "$disk"
+# The target's channels are visible now, so that "closes its channels"
+# below cannot pass for channels it cannot see (issue 26 item 13).
+ours && run_ok "the target shows the session's channels" srpt_channels_some 30
 down_msg="ib_srpt: rxe0 port 1: no longer active (down), its channels are being closed"
 down_n=$(kmsg_mark "$down_msg")
 run_ok "veth0 down under fio" ip link set veth0 down

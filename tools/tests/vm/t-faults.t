@@ -102,7 +102,15 @@ bg_fails "writes fail within 60 s after the device went away"
 # shellcheck disable=SC2016 # expanded by the inner sh
 run_ok "ib_srp dropped the initiator port" sh -c \
 	'i=0; while ls /sys/class/srp_remote_ports/ | grep -q .; do i=$((i+1)); [ $i -le 300 ] || exit 1; sleep 0.1; done'
-if [ -d "$SRPT_TPG" ]; then ok "target port still configured"; else not_ok "target port still configured"; fi
+# The configfs directories stay whatever the driver does (only rmdir
+# removes them); what the driver says of the target port is the check.
+status=${SRPT_TPG%/tpgt_1}/info/status
+if ours; then
+	is "$(cat "$status" 2>&1)" "waiting for an RDMA port with GID 0x$RXE_GID_HEX" \
+		"the target port waits for its RDMA port (info/status)"
+else
+	diag "the in-tree driver has no info/status; its target port directory stays until rmdir"
+fi
 run_ok "rdma link add $RXE_DEV again" rxe_setup
 # ib_srp's port and (ours) the target port bound again; slow on a debug
 # kernel.
@@ -112,19 +120,35 @@ if ours; then
 		kmsg_wait_more "$bound_msg" "$bound_n"
 fi
 # The in-tree driver keeps the configured target port bound to the device
-# that went away ("target port rxe0_1 has not yet been enabled"); ours binds
-# it to the port that carries its GID again.
+# that went away and refuses the login ("target port ... has not yet been
+# enabled"); ours binds it to the port that carries its GID again.  The
+# TODO applies only when that refusal is in the log.
+unbound_msg="has not yet been enabled"
+unbound_n=$(kmsg_count "$unbound_msg")
 todo=
-[ "${SRPT_UNDER_TEST:-ours}" = intree ] && todo=" # TODO the in-tree driver does not rebind a target port to a re-added device"
-if login; then ok "login after the device came back ($disk)"; else not_ok "login after the device came back$todo"; dmesg | tail -n 8 | sed 's/^/# /'; fi
+if login; then
+	ok "login after the device came back ($disk)"
+else
+	if [ "${SRPT_UNDER_TEST:-ours}" = intree ] && kmsg_sync && kmsg_more "$unbound_msg" "$unbound_n"; then
+		todo=" # TODO the in-tree driver does not rebind a target port to a re-added device"
+	fi
+	not_ok "login after the device came back$todo"
+	dmesg | tail -n 8 | sed 's/^/# /'
+fi
 if [ -n "$disk" ] && same_data 40; then ok "data intact after the device came back"; else
 	not_ok "data intact after the device came back$todo"; fi
 
-# 5. targetcli clearconfig with the session live, then rmmod.  (The
-# in-tree driver has no session here: the login above failed.)
-run_ok "the target has channels before clearconfig$todo" srpt_channels_some 30
-bg_fio "$disk" --time_based --runtime=300
-run_ok "fio has writes in flight$todo" wait_until 30 disk_busy "$disk"
+# 5. targetcli clearconfig with the session live, then rmmod.  Without a
+# session (the login above failed: a failure already, or the in-tree
+# driver's TODO) there is nothing to close under fio.
+if [ -n "$disk" ]; then
+	run_ok "the target has channels before clearconfig" srpt_channels_some 30
+	bg_fio "$disk" --time_based --runtime=300
+	run_ok "fio has writes in flight" wait_until 30 disk_busy "$disk"
+else
+	ok "# SKIP the target has channels before clearconfig: no session"
+	ok "# SKIP fio has writes in flight: no session"
+fi
 tcli clearconfig confirm=True >/tmp/tcli.out 2>&1
 tcli_rc=$?
 if [ $tcli_rc = 0 ] && grep -q "All configuration cleared" /tmp/tcli.out; then
@@ -134,7 +158,11 @@ else
 	sed 's/^/# /' /tmp/tcli.out
 fi
 run_ok "no channel left" srpt_channels_are 0 30
-bg_fails "writes fail within 60 s after clearconfig"
+if [ -n "$disk" ]; then
+	bg_fails "writes fail within 60 s after clearconfig"
+else
+	ok "# SKIP writes fail within 60 s after clearconfig: no session"
+fi
 run_ok "initiator port removed" srp_logout_all
 echo 0 >"$CFS"/srpt/discovery_auth/rdma_cm_port 2>/dev/null
 [ -d "$CFS"/srpt ] && rmdir "$CFS"/srpt

@@ -56,6 +56,8 @@ if [ "$port" = "$SRPT_CM_PORT" ]; then ok "RDMA/CM port kept ($port)"; else
 login_and_io() {
 	if srp_login && disk=$(srp_disk 30); then ok "login after $1 ($disk)"; else
 		not_ok "login after $1"; kmsg_text | tail -n 5 | sed 's/^/# /'; return; fi
+	# Synced: a lagging log file would give the previous login's line.
+	kmsg_sync
 	l=$(kmsg_text | grep "ib_srpt: .*logged in from" | tail -n 1)
 	if [ "${SRPT_UNDER_TEST:-ours}" != intree ]; then
 		case $l in
