@@ -284,7 +284,7 @@ sw_summary() {
 		missing=$(awk '{ print $2 }' "$sw_tmp"/sw.allsites | while read -r s; do
 			grep -qx "$s" "$sw_tmp"/sw.sites || printf '%s ' "$s"; done)
 		missing=${missing% }
-		known= unknown=
+		known='' unknown=''
 		for s in $missing; do
 			case " ${SRPT_FAULTS_UNREACHED-imm_copy qp_err trim_rw} " in
 			*" $s "*) known="$known $s" ;;
