@@ -93,7 +93,7 @@ make modules tools >"$gate/head.log" 2>&1 || {
 	exit 2
 }
 rm -f build/bench/insn.json
-BENCH_QUICK=1 BENCH_INSN=1 BENCH_PROFILE= BENCH_LOGINS= BENCH_ROUNDS=2 \
+BENCH_QUICK=1 BENCH_INSN=1 BENCH_PROFILE='' BENCH_LOGINS='' BENCH_ROUNDS=2 \
 	BENCH_A_KO=$gate/base.ko \
 	BENCH_WORKLOADS="randread:4k:1 randwrite:4k:1 randread:4k:32 randwrite:4k:32 read:128k:8 write:128k:8" \
 	tools/bench/bench.sh || exit 2
