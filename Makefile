@@ -58,7 +58,7 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
 .PHONY: all modules install uninstall clean help man deps lint unit check check-host check-harness check-vm check-intree check-kernel-core check-kernels check-kernels-ci demo tools debug-kernel check-debug check-faults check-faults-sample fuzz \
-	install-src install-systemd uninstall-systemd dkms-install dkms-uninstall deb version kernels kernel-patch bench
+	install-src install-systemd uninstall-systemd dkms-install dkms-uninstall deb version kernels kernel-patch bench bench-gate
 
 # The version, written once: SRPT_DRV_VERSION in ib_srpt.h (MODULE_VERSION).
 # dkms.conf and the Debian packages take it from there; debian/changelog
@@ -190,6 +190,8 @@ help:
 	@echo "make fuzz         run each libFuzzer harness of the wire code FUZZ_SECONDS (60) s"
 	@echo "make bench        in-tree ib_srpt against ours in one VM boot (about an hour;"
 	@echo "                  BENCH_QUICK=1 for a short run): build/bench/report.md, plots"
+	@echo "make bench-gate BASE=<ref>  instructions per I/O of the working tree's driver"
+	@echo "                  against BASE's (a few minutes); fails if it costs more"
 
 deps:
 	sh tools/install-deps.sh
@@ -255,6 +257,12 @@ fuzz: deps
 bench: deps
 	$(MAKE) modules tools
 	tools/bench/bench.sh
+
+# Not part of "make check": the working tree's instructions per I/O against
+# BASE's (a git ref), deterministic, a few minutes (tools/bench/gate.sh).
+bench-gate: deps
+	@[ -n "$(BASE)" ] || { echo "usage: make bench-gate BASE=<git ref>" >&2; exit 2; }
+	tools/bench/gate.sh $(BASE)
 
 # Not part of "make check": a kernel build (20 min), then slow VM tests.
 debug-kernel: deps

@@ -456,6 +456,26 @@ if INSN:
         row += [fmt(imed(a1, "insn_user")), fmt(imed(a2, "insn_user"))]
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")
+    # The same figures for tools (make bench-gate): per point and the A/A
+    # pair's, medians and the rounds' spread of each count.
+    _js = {"points": [], "aa": []}
+    for key in sorted(points, key=lambda k: (k[:3], wl_sort(k[3]))):
+        _p = {"backend": key[0], "ch": key[1], "imm": key[2], "workload": key[3]}
+        for d in ("A", "B"):
+            rs = points[key].get(d, [])
+            _p[d] = {f: {"median": imed(rs, "insn_" + f), "spread": ispread(rs, "insn_" + f),
+                         "runs": len([r for r in rs if "insn_" + f in r])}
+                     for f in ("driver", "target", "kernel")}
+        _js["points"].append(_p)
+    for w in sorted(aa, key=wl_sort):
+        _p = {"workload": w}
+        for d, rs in zip(("A1", "A2"), aa[w]):
+            _p[d] = {f: {"median": imed(rs, "insn_" + f), "spread": ispread(rs, "insn_" + f),
+                         "runs": len([r for r in rs if "insn_" + f in r])}
+                     for f in ("driver", "target", "kernel")}
+        _js["aa"].append(_p)
+    with open(os.path.join(OUT, "insn.json"), "w") as _f:
+        json.dump(_js, _f, indent=1, allow_nan=True)
     # The driver's functions, per I/O, for each workload of the first
     # configuration: where ours and A differ.
     if configs:

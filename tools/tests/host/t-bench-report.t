@@ -214,6 +214,36 @@ check "insn: the A/A pair's row" \
 check "insn: ib_srpt's functions per I/O" \
 	has dinsn "ib_srpt functions, randread 4k QD1, driver B, instructions per I/O (mean of 2 runs): srpt_recv 60, srpt_send 40."
 check "insn: every run has its count (no failure listed)" hasnt dinsn "have no instruction count"
+# make bench-gate's verdict on the insn.json of that report: B (100 and
+# 330 per I/O) costs less than A (150 and 380), the A/A pair is 1.000.
+gate=$top/tools/bench/gate.sh
+judged() {
+	"$gate" --judge "$1" >"$tmp/gate.out" 2>&1
+	_rc=$?
+	cat "$tmp/gate.out"
+	[ $_rc = "$2" ] && grep -q "$3" "$tmp/gate.out"
+}
+cp "$d/out/insn.json" "$tmp/gate-pass.json"
+check "insn: report.py writes insn.json, and bench-gate passes a cheaper head" \
+	judged "$tmp/gate-pass.json" 0 "^bench-gate: passed"
+# The head's driver at 152 of A's 150 per I/O (1.013 > 1.01).
+/usr/bin/python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["points"][0]["B"]["driver"]["median"] = 152.0
+json.dump(j, open(sys.argv[2], "w"))' "$tmp/gate-pass.json" "$tmp/gate-more.json"
+check "insn: bench-gate fails a head 1.3% above the base's driver instructions" \
+	judged "$tmp/gate-more.json" 1 "driver .* 1.013 .*COSTS MORE"
+check "insn: with BENCH_GATE_MAX=1.02 the same head passes" \
+	sh -c 'BENCH_GATE_MAX=1.02 "$1" --judge "$2" | grep -q "^bench-gate: passed"' - "$gate" "$tmp/gate-more.json"
+# The A/A pair gone: no floor, no verdict.
+/usr/bin/python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["aa"] = []
+json.dump(j, open(sys.argv[2], "w"))' "$tmp/gate-pass.json" "$tmp/gate-noaa.json"
+check "insn: bench-gate gives no verdict without the A/A pair (status 2)" \
+	judged "$tmp/gate-noaa.json" 2 "no verdict"
 # The last run's own snapshot cut off (its two last lines).
 sed -i '$d' "$d/insn.snap"
 sed -i '$d' "$d/insn.snap"
