@@ -440,13 +440,14 @@ vmenv() {
 	echo "export SRPT_IBCM_KO='$out/srp_ibcm_ini.ko'"
 	[ -z "$r" ] || echo "export SRPT_VM_ROOT='$r'"
 	echo "export SRPT_VM_SHARE='$cache/$release'"
-	# 7.x under multi-threaded TCG: an "Oops: int3" at a static-branch
-	# site (sched_clock_cpu+0x9) 1.45 s into boot, before any module,
-	# panicked one of four boots of the CI set on 2026-12-06 (text
-	# patching racing the other vCPU's stale translation); one host
-	# thread for both vCPUs unless SRPT_VM_TCG_THREAD says otherwise.
+	# 6.12 and 7.x under multi-threaded TCG: an "Oops: int3" at a
+	# static-branch site (sched_clock_cpu+0x9) 1.5 s into boot, before any
+	# module, panicked one of four boots of the 7.3.4 CI set on 2026-12-06
+	# and, that evening, one boot of the 6.12.95 set (text patching
+	# racing the other vCPU's stale translation; never seen on 6.1): one
+	# host thread for both vCPUs unless SRPT_VM_TCG_THREAD says otherwise.
 	case $release in
-	7.*) echo "export SRPT_VM_TCG_THREAD='${SRPT_VM_TCG_THREAD:-single}'" ;;
+	6.[1-9][0-9].* | [7-9].*) echo "export SRPT_VM_TCG_THREAD='${SRPT_VM_TCG_THREAD:-single}'" ;;
 	esac
 }
 
