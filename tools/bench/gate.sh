@@ -9,8 +9,9 @@
 #	write).  Prints, per workload, the driver's own and the target
 #	side's instructions per I/O, B/A, and the A/A pair's ratio (BASE
 #	against itself, the floor), and fails when B costs more than
-#	BENCH_GATE_MAX (1.01) times A, or than A/A's own deviation above 1
-#	if that is larger, on any workload, or when a figure is missing.
+#	BENCH_GATE_MAX (1.01) times A, or more than the noise if that is
+#	larger (the A/A pair's distance from 1, either side's spread of its
+#	rounds), on any workload, or when a figure is missing.
 # tools/bench/gate.sh --judge INSN_JSON
 #	Only the verdict, on the insn.json a BENCH_INSN run of report.py
 #	wrote (build/bench/insn.json).
@@ -45,7 +46,12 @@ for p in js.get("points", []):
         a, b = p["A"][f]["median"], p["B"][f]["median"]
         r = b / a if a and not math.isnan(a) and not math.isnan(b) else float("nan")
         floor = aa.get((p["workload"], f), float("nan"))
-        lim = max(limit, floor if not math.isnan(floor) else limit)
+        # The noise: the A/A pair's distance from 1 and either side's
+        # spread of its rounds (a count that moves, as the target side's
+        # does at 128k, must move beyond that).
+        spreads = [p[d][f]["spread"] for d in ("A", "B")]
+        noise = [abs(floor - 1)] + [x for x in spreads if not math.isnan(x)]
+        lim = max([limit] + [1 + x for x in noise if not math.isnan(x)])
         if math.isnan(r) or math.isnan(floor):
             verdict, rc = "no figure", 2
         elif r > lim:
