@@ -458,22 +458,19 @@ if INSN:
     lines.append("")
     # The same figures for tools (make bench-gate): per point and the A/A
     # pair's, medians and the rounds' spread of each count.
+    def ifigs(rs):
+        return {f: {"median": imed(rs, "insn_" + f), "spread": ispread(rs, "insn_" + f),
+                    "runs": len([r for r in rs if "insn_" + f in r])}
+                for f in ("driver", "target", "kernel")}
+
     _js = {"points": [], "aa": []}
     for key in sorted(points, key=lambda k: (k[:3], wl_sort(k[3]))):
         _p = {"backend": key[0], "ch": key[1], "imm": key[2], "workload": key[3]}
         for d in ("A", "B"):
-            rs = points[key].get(d, [])
-            _p[d] = {f: {"median": imed(rs, "insn_" + f), "spread": ispread(rs, "insn_" + f),
-                         "runs": len([r for r in rs if "insn_" + f in r])}
-                     for f in ("driver", "target", "kernel")}
+            _p[d] = ifigs(points[key].get(d, []))
         _js["points"].append(_p)
     for w in sorted(aa, key=wl_sort):
-        _p = {"workload": w}
-        for d, rs in zip(("A1", "A2"), aa[w]):
-            _p[d] = {f: {"median": imed(rs, "insn_" + f), "spread": ispread(rs, "insn_" + f),
-                         "runs": len([r for r in rs if "insn_" + f in r])}
-                     for f in ("driver", "target", "kernel")}
-        _js["aa"].append(_p)
+        _js["aa"].append({"workload": w, "A1": ifigs(aa[w][0]), "A2": ifigs(aa[w][1])})
     with open(os.path.join(OUT, "insn.json"), "w") as _f:
         json.dump(_js, _f, indent=1, allow_nan=True)
     # The driver's functions, per I/O, for each workload of the first
