@@ -221,8 +221,8 @@ srp_login() {
 	srp_add_target "id_ext=$g,ioc_guid=$g,dest=${SRPT_DEST:-$SRPT_IP:$SRPT_CM_PORT}${1:+,$1}"
 }
 
-# srp_add_target LINE: write LINE, as it is, to ib_srp's add_target of
-# rxe0 port 1.  ib_srp drops a removed target from its list only after its
+# srp_add_target LINE [DEV]: write LINE, as it is, to ib_srp's add_target
+# of DEV (default rxe0) port 1.  ib_srp drops a removed target from its list only after its
 # SCSI host is gone, so a login right after srp_logout_all can still be
 # refused as "Already connected" (initiator side, logged by ib_srp): that
 # refusal alone is retried, for up to 5 s.  The log is read up to now
@@ -231,7 +231,8 @@ srp_add_target() {
 	_lg_i=0
 	while :; do
 		_lg_n=$(kmsg_count "ib_srp: Already connected") || return 1
-		echo "$1" >/sys/class/infiniband_srp/srp-rxe0-1/add_target && return 0
+		echo "$1" >/sys/class/infiniband_srp/srp-"${2:-rxe0}"-1/add_target &&
+			return 0
 		kmsg_sync || return 1
 		kmsg_more "ib_srp: Already connected" "$_lg_n" || return 1
 		_lg_i=$((_lg_i + 1))

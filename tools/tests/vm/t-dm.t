@@ -166,8 +166,7 @@ dm_check() {
 	# Ready to use.  ib_srp over RDMA/CM uses the string's id_ext and
 	# ioc_guid (its dgid, pkey and service_id need IB CM, which ib_srp
 	# cannot use on RoCE: dest= added).
-	if echo "$login,dest=$dst:$SRPT_CM_PORT" \
-		>/sys/class/infiniband_srp/srp-"$RXE_DEV"-1/add_target &&
+	if srp_add_target "$login,dest=$dst:$SRPT_CM_PORT" "$RXE_DEV" &&
 		disk=$(srp_disk 30); then
 		ok "$who: ib_srp logs in over RDMA/CM with the login string's id_ext and ioc_guid ($disk)"
 	else

@@ -128,8 +128,18 @@ fi
 guid=$(srpt_guid16)
 gid=$(tr -d : </sys/class/infiniband/rxe0/ports/1/gids/0)
 login() {
-	echo "id_ext=$guid,initiator_ext=$(echo "$gid" | cut -c1-16),ioc_guid=$guid,src=$1,dest=$1:$port" \
-		>/sys/class/infiniband_srp/srp-rxe0-1/add_target && srp_disk 30 >/dev/null
+	# srp_add_target: the write, retried while ib_srp still holds the
+	# last login's target port ("Already connected"; its logout ends
+	# after its SCSI host is gone).
+	if srp_add_target "id_ext=$guid,initiator_ext=$(echo "$gid" | cut -c1-16),ioc_guid=$guid,src=$1,dest=$1:$port" &&
+		srp_disk 30 >/dev/null; then
+		return 0
+	fi
+	echo "the kernel's last words:"
+	dmesg | tail -n 25
+	ip -6 addr show dev veth0
+	ip -6 neigh show dev veth0
+	return 1
 }
 ifindex=$(cat /sys/class/net/veth0/ifindex)
 for a in $(ipv4_addrs veth0); do
