@@ -33,13 +33,22 @@ if [ -n "$mods" ] && [ ! -e "/lib/modules/$(uname -r)" ]; then
 	ln -s "$mods" "/lib/modules/$(uname -r)"
 fi
 # Its headers too, when the modules directory is part of Debian's packages
-# unpacked (tools/kernels.sh: PKGROOT/usr/lib/modules/REL): their build
-# link is relative, but 7.3's headers Makefile names its own directory
-# absolutely (KBUILD_OUTPUT=/usr/src/linux-headers-REL), so DKMS in the
-# guest needs linux-headers-* and linux-kbuild-* at their packaged paths.
-# Linked into the guest's /usr (an overlay), only where the root lacks them.
-pkgroot=${mods%/usr/lib/modules/*}
-if [ -n "$mods" ] && [ "$pkgroot" != "$mods" ]; then
+# unpacked (tools/kernels.sh: PKGROOT/usr/lib/modules/REL, merged /usr as
+# trixie's kernels ship; PKGROOT/lib/modules/REL, bookworm-backports'
+# 6.12): DKMS in the guest needs linux-headers-* and linux-kbuild-* at
+# their packaged paths.  bookworm-backports' build link is absolute
+# (/usr/src/linux-headers-REL), dangling in the host's root without them,
+# and Debian 12's DKMS then skips the kernel ("headers ... do not seem to
+# be installed") and apt-get still succeeds; trixie's build link is
+# relative, but 7.3's headers Makefile names its own directory absolutely
+# (KBUILD_OUTPUT=/usr/src/linux-headers-REL).  Linked into the guest's /usr
+# (an overlay), only where the root lacks them.
+case $mods in
+*/usr/lib/modules/*) pkgroot=${mods%/usr/lib/modules/*} ;;
+*/lib/modules/*) pkgroot=${mods%/lib/modules/*} ;;
+*) pkgroot= ;;
+esac
+if [ -n "$pkgroot" ]; then
 	for d in "$pkgroot"/usr/src/linux-headers-* "$pkgroot"/usr/lib/linux-kbuild-*; do
 		[ -d "$d" ] || continue
 		t=${d#"$pkgroot"}

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The Device Management agent on a soft-RoCE port, asked by "srp-probe --dm"
 # (libibumad, GMPs with a GRH to QP1) at the port's link-local address, the
-# address of its GID 0 (RoCE v2 over IPv4 does not work on 6.1: the MAD
-# layer drops every answer, see Documentation/testing.rst; a TODO where the
-# kernel's MAD trace shows the answer received): the
+# address of its GID 0 (RoCE v2 over IPv4 does not work on 6.1, nor on
+# 7.3.4, and 6.12's core/mad.c is the same: the MAD layer drops every
+# answer, see Documentation/testing.rst; a TODO naming the kernel where its
+# MAD trace shows the answer received): the
 # IsDM capability bit while the
 # module is loaded; ClassPortInfo, IOUnitInfo, the IOControllerProfile of
 # every slot, ServiceEntries; the ibsrpdm-style login string, which ib_srp
@@ -156,7 +157,7 @@ dm_check() {
 	if [ $st = 0 ]; then
 		ok "$what"
 	elif [ "$getresp" -gt 0 ]; then
-		not_ok "$what # TODO the MAD layer received $getresp DevMgt GetResp and dropped them (RoCE v2 over IPv4, core/mad.c rcv_has_same_gid())"
+		not_ok "$what # TODO the MAD layer of $(uname -r) received $getresp DevMgt GetResp and dropped them (RoCE v2 over IPv4, core/mad.c rcv_has_same_gid())"
 		sed 's/^/# /' /tmp/dm."$who".v4 | tail -n 2
 	else
 		not_ok "$what: no DevMgt GetResp reached the MAD layer"
