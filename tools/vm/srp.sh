@@ -222,10 +222,10 @@ srp_login() {
 }
 
 # srp_add_target LINE [DEV]: write LINE, as it is, to ib_srp's add_target
-# of DEV (default rxe0) port 1.  ib_srp drops a removed target from its list only after its
-# SCSI host is gone, so a login right after srp_logout_all can still be
-# refused as "Already connected" (initiator side, logged by ib_srp): that
-# refusal alone is retried, for up to 5 s.  The log is read up to now
+# of DEV (default rxe0) port 1.  ib_srp drops a removed target from its
+# list only after its SCSI host is gone, so a login right after
+# srp_logout_all can still be refused as "Already connected" (initiator
+# side, logged by ib_srp): that refusal alone is retried, for up to 5 s.  The log is read up to now
 # (kmsg_sync) before and after each try.
 srp_add_target() {
 	_lg_i=0
