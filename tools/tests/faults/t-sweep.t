@@ -191,8 +191,21 @@ sw_srp_idle() { [ "$(cat "$1"/host_busy)" = 0 ]; }
 sw_req_lim() {
 	_rl=$(sw_srp_host) && wait_until 30 sw_srp_idle "$_rl" && cat "$_rl"/req_lim
 }
+# sw_disk_quiet: the kernel's own I/O after a login (the partition scan)
+# is over: the disk's I/O counts did not change for 2 s (at most 30 s), so
+# that a clean run counts the calls of the path alone.
+sw_disk_quiet() {
+	_dq=/sys/block/$(basename "$(srp_disk 30)")/stat
+	_dq_n=15 _dq0=$(cat "$_dq")
+	while [ "$_dq_n" -gt 0 ]; do
+		sleep 2
+		_dq1=$(cat "$_dq")
+		[ "$_dq1" != "$_dq0" ] || return 0
+		_dq0=$_dq1 _dq_n=$((_dq_n - 1))
+	done
+}
 # sw_credits_keep: after a login, what ib_srp's credits are idle.
-sw_credits_keep() { sw_req_lim >/tmp/sw.req_lim; }
+sw_credits_keep() { sw_disk_quiet; sw_req_lim >/tmp/sw.req_lim; }
 # sw_credits_whole: ib_srp, idle again, holds the credits it held idle
 # after the login: whatever an injection made the target drop (a
 # response, a request), the credits it owed went out with a later
