@@ -1274,8 +1274,13 @@ static void srpt_recv_repost(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 		ret = srpt_post_recv(ch, r);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (ret) {
-		pr_debug("%s: receive buffer not reposted (%d)\n", ch->name,
-			 ret);
+		/*
+		 * Its credit stays with it: the initiator is never granted
+		 * a request the ring has no buffer for.
+		 */
+		if (ret != -ESHUTDOWN)
+			pr_warn_ratelimited("%s: receive buffer not reposted (%d); one credit less\n",
+					    ch->name, ret);
 		return;
 	}
 	if (r->credit)
@@ -1511,10 +1516,14 @@ static void srpt_finish_rsp(struct srpt_cmd *cmd)
  *
  * The channel is going away (or its QP broke): a command waiting for its
  * DATA-OUT fails through LIO, which then asks for a response that is
- * dropped here in turn.
+ * dropped here in turn.  The credits a dropped response granted are owed
+ * again: they go out with the next response, so that a post that failed
+ * on a channel that lives on does not shrink the initiator's window.
  */
 static void srpt_sq_fail(struct srpt_cmd *cmd, enum srpt_sq_op op)
 {
+	if (op == SRPT_SQ_RSP && cmd->rsp_credits)
+		atomic_add(cmd->rsp_credits, &cmd->ch->credits);
 	switch (op) {
 	case SRPT_SQ_TABLE:
 		srpt_finish_rsp(cmd);
@@ -1641,6 +1650,7 @@ static void srpt_send_rsp(struct srpt_cmd *cmd, struct srpt_rsp_info *info,
 	srpt_cmd_release_recv(cmd);
 	info->tag = cmd->tag;
 	info->req_lim_delta = atomic_xchg(&ch->credits, 0);
+	cmd->rsp_credits = info->req_lim_delta;
 	cmd->rsp_len = srpt_build_rsp(cmd->rsp, ch->max_ti_iu_len, info);
 	cmd->rsp_with_data = with_data && cmd->nrw;
 	if (cmd->rsp_with_data)
@@ -4240,8 +4250,21 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	rep.srq = !!ch->srq;
 	ret = srpt_fail(SRPT_FAULT_IB_CM_REP) ? -ENOMEM :
 	      ib_send_cm_rep(cm_id, &rep);
-	if (ret)
-		pr_warn("%s: sending the REP failed (%d)\n", ch->name, ret);
+	if (ret) {
+		/*
+		 * The initiator learns why: unsent, the IB CM sends a REJ
+		 * without an SRP_LOGIN_REJ when the release destroys the id.
+		 */
+		pr_warn("%s: sending the REP failed (%d); login rejected (%s)\n",
+			ch->name, ret,
+			srpt_login_rej_msg(SRPT_REJ_NO_RESOURCES));
+		srpt_count_refused(ch->sport->sdev->device,
+				   ch->sport->port_num, SRPT_REJ_NO_RESOURCES);
+		srpt_build_login_rej(rej, sizeof(rej), lc->req.tag,
+				     SRPT_REJ_NO_RESOURCES);
+		ib_send_cm_rej(cm_id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0, rej,
+			       sizeof(rej));
+	}
 	srpt_login_done(ch, !ret);
 	kfree(lc);
 	return 0;
@@ -4594,31 +4617,43 @@ static struct rdma_cm_id *srpt_rdma_cm_listen(u16 port)
  *
  * Updates the port's names and rebinds target ports when the GID changed,
  * makes sure the Device Management agent runs (InfiniBand and RoCE);
- * closes the port's channels when it stopped being active (an initiator
- * logs in again once the link is back).
+ * closes the port's channels when it is not active (an initiator logs in
+ * again once the link is back).  A failed query changes nothing: the port
+ * keeps its state and its channels.
  */
 static void srpt_port_refresh(struct srpt_port *sport)
 {
 	struct ib_device *dev = sport->sdev->device;
 	struct ib_port_attr attr;
-	bool went_down;
+	bool was_active;
 	union ib_gid gid;
 	int ret, n;
 
 	ret = srpt_fail(SRPT_FAULT_QUERY_PORT) ? -ENOMEM :
 	      ib_query_port(dev, sport->port_num, &attr);
 	if (ret) {
-		pr_warn("%s port %u: querying port attributes failed (%d)\n",
+		/*
+		 * Not news about the port: it keeps the state it had, and
+		 * its channels; the next event queries it again.
+		 */
+		pr_warn("%s port %u: querying port attributes failed (%d); its state is kept\n",
 			dev_name(&dev->dev), sport->port_num, ret);
 		memset(&attr, 0, sizeof(attr));
 	}
+	/*
+	 * rdma_query_gid() of a valid port fails only when GID 0 is not a
+	 * valid entry of the GID table now (a RoCE port whose netdev went
+	 * away): the port has no GID, its names match nothing and its target
+	 * ports are unbound until it has one again.
+	 */
 	if (srpt_fail(SRPT_FAULT_QUERY_GID) ||
 	    rdma_query_gid(dev, sport->port_num, 0, &gid))
 		memset(&gid, 0, sizeof(gid));
 
 	mutex_lock(&srpt_dev_mutex);
-	went_down = sport->state == IB_PORT_ACTIVE &&
-		    attr.state != IB_PORT_ACTIVE;
+	if (ret)
+		attr.state = sport->state;
+	was_active = sport->state == IB_PORT_ACTIVE;
 	sport->state = attr.state;
 	if (memcmp(sport->gid, gid.raw, sizeof(sport->gid))) {
 		memcpy(sport->gid, gid.raw, sizeof(sport->gid));
@@ -4633,12 +4668,17 @@ static void srpt_port_refresh(struct srpt_port *sport)
 
 	/* The agent answers on every change: SM, LID, P_Key, port up. */
 	srpt_dm_register(sport);
-	if (went_down) {
+	/*
+	 * A port known not to be active has no channels: also those that
+	 * logged in while a failed query left its state as it was.
+	 */
+	if (!ret && attr.state != IB_PORT_ACTIVE) {
 		n = srpt_close_channels(srpt_ch_on_port, sport);
-		pr_info("%s port %u: no longer active (%s)%s\n",
-			dev_name(&dev->dev), sport->port_num,
-			srpt_port_state_name(attr.state),
-			n ? ", its channels are being closed" : "");
+		if (was_active || n)
+			pr_info("%s port %u: no longer active (%s)%s\n",
+				dev_name(&dev->dev), sport->port_num,
+				srpt_port_state_name(attr.state),
+				n ? ", its channels are being closed" : "");
 	}
 }
 

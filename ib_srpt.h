@@ -516,6 +516,7 @@ enum srpt_sq_op {
  * @rsp: response buffer, @ch->max_ti_iu_len bytes; @rsp_dma its address.
  * @rsp_dma: DMA address of @rsp.
  * @rsp_len: bytes of @rsp to send.
+ * @rsp_credits: the credits (REQUEST LIMIT DELTA) @rsp grants.
  * @sq_op: what to post when send queue room frees (see @sq_entry).
  * @sq_wrs: send queue entries reserved for what is posted now.
  * @data_wrs: send queue entries the data transfer takes.
@@ -553,6 +554,7 @@ struct srpt_cmd {
 	void			*rsp;
 	dma_addr_t		rsp_dma;
 	u32			rsp_len;
+	u32			rsp_credits;
 	enum srpt_sq_op		sq_op;
 	u32			sq_wrs;
 	u32			data_wrs;
