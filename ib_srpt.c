@@ -5247,6 +5247,72 @@ static ssize_t srpt_stat_channels_show(struct config_item *item, char *page)
 }
 CONFIGFS_ATTR_RO(srpt_stat_, channels);
 
+/**
+ * srpt_stat_channels_lat_show() - per-channel latency histograms
+ * @item: the directory's item.
+ * @page: output, one page.
+ * @idx: SRPT_STAT_LAT_READ or SRPT_STAT_LAT_WRITE.
+ *
+ * One line per live channel of the ACL or target port, in the order of
+ * "channels": "ch <number> name <name>", then "B N" for each bucket of the
+ * channel's histogram that holds commands, B being the bucket's lower
+ * bound in microseconds as in latency_read_us.  A line that does not fit
+ * in the page is left out whole, as are those after it.
+ *
+ * Return: bytes written, or -ENOMEM.
+ */
+static ssize_t srpt_stat_channels_lat_show(struct config_item *item,
+					   char *page, unsigned int idx)
+{
+	struct srpt_stats_dir *dir = srpt_item_to_stats_dir(item);
+	struct srpt_rdma_ch *ch;
+	struct srpt_stats *c;
+	ssize_t len = 0, start;
+	unsigned int i;
+
+	c = srpt_fail(SRPT_FAULT_STATS) ? NULL : kmalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	mutex_lock(&srpt_ch_mutex);
+	list_for_each_entry(ch, &srpt_ch_list, entry) {
+		if (!srpt_stats_dir_has(dir, ch))
+			continue;
+		memset(c, 0, sizeof(*c));
+		srpt_ch_stats_add(ch, c);
+		start = len;
+		len += sysfs_emit_at(page, len, "ch %u name %s", ch->id,
+				     ch->name);
+		for (i = 0; i < SRPT_LAT_BUCKETS; i++)
+			if (c->v[idx + i])
+				len += sysfs_emit_at(page, len, " %llu %llu",
+						     i ? 1ULL << (i - 1) : 0ULL,
+						     c->v[idx + i]);
+		len += sysfs_emit_at(page, len, "\n");
+		/* Cut short by the end of the page: without its newline. */
+		if (page[len - 1] != '\n') {
+			len = start;
+			break;
+		}
+	}
+	mutex_unlock(&srpt_ch_mutex);
+	kfree(c);
+	return len;
+}
+
+static ssize_t srpt_stat_channels_latency_read_us_show(struct config_item *item,
+						       char *page)
+{
+	return srpt_stat_channels_lat_show(item, page, SRPT_STAT_LAT_READ);
+}
+CONFIGFS_ATTR_RO(srpt_stat_, channels_latency_read_us);
+
+static ssize_t srpt_stat_channels_latency_write_us_show(struct config_item *item,
+							char *page)
+{
+	return srpt_stat_channels_lat_show(item, page, SRPT_STAT_LAT_WRITE);
+}
+CONFIGFS_ATTR_RO(srpt_stat_, channels_latency_write_us);
+
 static struct configfs_attribute *srpt_nacl_stat_attrs[] = {
 	&srpt_stat_attr_logins_accepted,
 	&srpt_stat_attr_cmds_none,
@@ -5262,6 +5328,8 @@ static struct configfs_attribute *srpt_nacl_stat_attrs[] = {
 	&srpt_stat_attr_latency_read_us,
 	&srpt_stat_attr_latency_write_us,
 	&srpt_stat_attr_channels,
+	&srpt_stat_attr_channels_latency_read_us,
+	&srpt_stat_attr_channels_latency_write_us,
 	NULL,
 };
 
@@ -5280,6 +5348,8 @@ static struct configfs_attribute *srpt_tport_stat_attrs[] = {
 	&srpt_stat_attr_latency_read_us,
 	&srpt_stat_attr_latency_write_us,
 	&srpt_stat_attr_channels,
+	&srpt_stat_attr_channels_latency_read_us,
+	&srpt_stat_attr_channels_latency_write_us,
 	&srpt_stat_attr_logins_refused,
 	NULL,
 };
