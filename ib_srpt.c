@@ -1201,19 +1201,8 @@ static unsigned int srpt_tmf_kind(u8 func)
  */
 static int srpt_post_recv(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 {
-	struct ib_sge sge = {
-		.addr = r->dma,
-		.length = ch->max_it_iu_len,
-		.lkey = ch->sport->sdev->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &r->cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-
 	return srpt_fail(SRPT_FAULT_POST_RECV) ? -ENOMEM :
-	       ib_post_recv(ch->qp, &wr, NULL);
+	       ib_post_recv(ch->qp, &r->wr, NULL);
 }
 
 /**
@@ -1225,19 +1214,8 @@ static int srpt_post_recv(struct srpt_rdma_ch *ch, struct srpt_recv *r)
  */
 static int srpt_srq_post(struct srpt_srq *srq, struct srpt_recv *r)
 {
-	struct ib_sge sge = {
-		.addr = r->dma,
-		.length = srq->buf_len,
-		.lkey = srq->lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &r->cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-
 	return srpt_fail(SRPT_FAULT_POST_SRQ_RECV) ? -ENOMEM :
-	       ib_post_srq_recv(srq->srq, &wr, NULL);
+	       ib_post_srq_recv(srq->srq, &r->wr, NULL);
 }
 
 /**
@@ -1422,8 +1400,8 @@ static void srpt_put_cmd(struct srpt_cmd *cmd)
  *
  * Return: whether the state changed.
  */
-static bool srpt_set_cmd_state(struct srpt_cmd *cmd,
-			       enum srpt_cmd_state state)
+static inline bool srpt_set_cmd_state(struct srpt_cmd *cmd,
+				      enum srpt_cmd_state state)
 {
 	enum srpt_cmd_state old = READ_ONCE(cmd->state);
 
@@ -1448,8 +1426,6 @@ static int srpt_sq_issue(struct srpt_cmd *cmd, enum srpt_sq_op op)
 	struct srpt_rdma_ch *ch = cmd->ch;
 	u32 port = ch->sport->port_num;
 	struct ib_send_wr *first = NULL;
-	struct ib_send_wr send_wr;
-	struct ib_sge sge;
 	u32 i;
 
 	lockdep_assert_held(&ch->lock);
@@ -1468,18 +1444,10 @@ static int srpt_sq_issue(struct srpt_cmd *cmd, enum srpt_sq_op op)
 		}
 		break;
 	case SRPT_SQ_RSP:
-		sge.addr = cmd->rsp_dma;
-		sge.length = cmd->rsp_len;
-		sge.lkey = ch->sport->sdev->pd->local_dma_lkey;
-		memset(&send_wr, 0, sizeof(send_wr));
-		send_wr.wr_cqe = &cmd->send_cqe;
-		send_wr.sg_list = &sge;
-		send_wr.num_sge = 1;
-		send_wr.opcode = IB_WR_SEND;
-		send_wr.send_flags = IB_SEND_SIGNALED;
+		cmd->rsp_sge.length = cmd->rsp_len;
 		ib_dma_sync_single_for_device(srpt_ch_dev(ch), cmd->rsp_dma,
 					      cmd->rsp_len, DMA_TO_DEVICE);
-		first = &send_wr;
+		first = &cmd->rsp_wr;
 		if (cmd->rsp_with_data) {
 			for (i = cmd->nrw; i-- > 0; ) {
 				if (!cmd->rw[i].map_nents)
@@ -1579,18 +1547,21 @@ static void srpt_sq_post(struct srpt_cmd *cmd, enum srpt_sq_op op, u32 nwrs)
 }
 
 /**
- * srpt_sq_complete() - give back send queue room and post what waited for it
+ * srpt_sq_resume() - post what waited for send queue room
  * @ch: channel.
- * @nwrs: entries a completed post had reserved.
+ * @flags: what spin_lock_irqsave() of ch->lock saved; the lock is held on
+ *	entry and released here.
+ *
+ * Out of line: commands wait only while the send queue is full.
  */
-static void srpt_sq_complete(struct srpt_rdma_ch *ch, u32 nwrs)
+static noinline void srpt_sq_resume(struct srpt_rdma_ch *ch,
+				    unsigned long flags)
+	__releases(&ch->lock)
 {
 	struct srpt_cmd *cmd, *tmp;
-	unsigned long flags;
 	LIST_HEAD(failed);
 
-	spin_lock_irqsave(&ch->lock, flags);
-	ch->sq_avail += nwrs;
+	lockdep_assert_held(&ch->lock);
 	list_for_each_entry_safe(cmd, tmp, &ch->sq_wait, sq_entry) {
 		if (ch->state >= SRPT_CH_DRAINING ||
 		    cmd->sq_wrs > ch->sq_avail)
@@ -1610,6 +1581,24 @@ static void srpt_sq_complete(struct srpt_rdma_ch *ch, u32 nwrs)
 		list_del(&cmd->sq_entry);
 		srpt_sq_fail(cmd, cmd->sq_op);
 	}
+}
+
+/**
+ * srpt_sq_complete() - give back send queue room and post what waited for it
+ * @ch: channel.
+ * @nwrs: entries a completed post had reserved.
+ */
+static void srpt_sq_complete(struct srpt_rdma_ch *ch, u32 nwrs)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->sq_avail += nwrs;
+	if (likely(list_empty(&ch->sq_wait))) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		return;
+	}
+	srpt_sq_resume(ch, flags);
 }
 
 /**
@@ -1722,8 +1711,8 @@ static int srpt_alloc_rw(struct srpt_cmd *cmd, struct scatterlist **sgl,
 	*sgl = NULL;
 	*sg_cnt = 0;
 	if (n == 1) {
+		/* Each field srpt_free_rw() looks at is set below. */
 		cmd->rw = &cmd->rw_one;
-		memset(cmd->rw, 0, sizeof(*cmd->rw));
 	} else {
 		cmd->rw = srpt_fail(SRPT_FAULT_RW_ARRAY) ? NULL :
 			  kvcalloc(n, sizeof(*cmd->rw), GFP_KERNEL);
@@ -1735,6 +1724,9 @@ static int srpt_alloc_rw(struct srpt_cmd *cmd, struct scatterlist **sgl,
 	for (i = 0; i < n; i++) {
 		struct srpt_rw *rw = &cmd->rw[i];
 
+		rw->sg = NULL;
+		rw->map_nents = 0;
+		rw->wrs = 0;
 		srpt_decode_desc(cmd->ci.desc + i * SRPT_DIRECT_DESC_LEN,
 				 &rw->desc);
 		if (!rw->desc.len)
@@ -2045,6 +2037,8 @@ static void srpt_handle_tmf(struct srpt_cmd *cmd)
 	struct srpt_tmf_info t;
 	int tcm, ret;
 
+	/* No SRP_CMD fields: the trace events read none from an old one. */
+	memset(&cmd->ci, 0, sizeof(cmd->ci));
 	cmd->tag = srpt_iu_tag(r->buf);
 	ret = srpt_parse_tsk_mgmt(r->buf, r->byte_len, &t);
 	trace_srpt_tmf_recv(cmd, &t, ret);
@@ -2093,22 +2087,19 @@ static void srpt_handle_request(struct srpt_cmd *cmd, struct srpt_recv *r)
 {
 	/* LIO insists on a zeroed se_cmd for every new command. */
 	memset(&cmd->se_cmd, 0, sizeof(cmd->se_cmd));
+	/*
+	 * A free context holds no data resources: srpt_free_rw() cleared
+	 * them (and kvcalloc() for a context never used); cmd->ci is zeroed
+	 * by srpt_parse_cmd() or srpt_handle_tmf().
+	 */
 	cmd->recv = r;
 	cmd->lio = false;
 	cmd->dir = SRPT_DIR_NONE;
 	cmd->data_len = 0;
-	cmd->nrw = 0;
-	cmd->data_wrs = 0;
-	cmd->rw = NULL;
-	cmd->table = NULL;
-	cmd->table_mapped = false;
-	cmd->imm_copy = NULL;
-	cmd->imm_copy_nents = 0;
 	cmd->rsp_with_data = false;
 	cmd->tmf = srpt_iu_opcode(r->buf, r->byte_len) != SRPT_OP_CMD;
 	cmd->t_recv = r->t_recv;
 	cmd->xfer_len = 0;
-	memset(&cmd->ci, 0, sizeof(cmd->ci));
 
 	if (!cmd->tmf)
 		srpt_handle_cmd(cmd);
@@ -2629,6 +2620,8 @@ static void srpt_free_recv_bufs(struct ib_device *dev, struct srpt_recv *recvs,
  * @len: bytes the device may write into each buffer (the largest IU).
  * @pad: bytes in front of each IU that align its immediate data to
  *	SRPT_IMM_ALIGN (less than SRPT_IMM_ALIGN).
+ * @lkey: local key of the device's PD, for the receive work request each
+ *	slot gets (the slot's @cqe must be set up).
  *
  * One kmalloc() per buffer would round a default request buffer (8 KiB
  * plus its padding) up to a 16 KiB object.  Buffers are laid out instead at
@@ -2640,7 +2633,7 @@ static void srpt_free_recv_bufs(struct ib_device *dev, struct srpt_recv *recvs,
  * Return: 0 or -ENOMEM; on failure nothing stays allocated.
  */
 static int srpt_alloc_recv_bufs(struct ib_device *dev, struct srpt_recv *recvs,
-				u32 n, u32 len, u32 pad)
+				u32 n, u32 len, u32 pad, u32 lkey)
 {
 	size_t stride = ALIGN(pad + len, SRPT_IMM_ALIGN);
 	u32 per = max_t(u32, SRPT_RECV_BLOCK / stride, 1);
@@ -2669,8 +2662,16 @@ static int srpt_alloc_recv_bufs(struct ib_device *dev, struct srpt_recv *recvs,
 		recvs[i].mem = mem;
 		recvs[i].mem_len = bytes;
 		for (j = 0; j < k; j++) {
-			recvs[i + j].buf = mem + j * stride + pad;
-			recvs[i + j].dma = dma + j * stride + pad;
+			struct srpt_recv *r = &recvs[i + j];
+
+			r->buf = mem + j * stride + pad;
+			r->dma = dma + j * stride + pad;
+			r->sge.addr = r->dma;
+			r->sge.length = len;
+			r->sge.lkey = lkey;
+			r->wr.wr_cqe = &r->cqe;
+			r->wr.sg_list = &r->sge;
+			r->wr.num_sge = 1;
 		}
 		i += k;
 	}
@@ -2751,7 +2752,8 @@ static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
 	}
 	if (ch->recvs &&
 	    srpt_alloc_recv_bufs(dev, ch->recvs, ch->rq_size,
-				 ch->max_it_iu_len, pad))
+				 ch->max_it_iu_len, pad,
+				 ch->sport->sdev->pd->local_dma_lkey))
 		goto fail;
 	for (i = 0; i < ch->rq_size; i++) {
 		struct srpt_cmd *cmd = &ch->cmds[i];
@@ -2771,6 +2773,13 @@ static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
 			cmd->rsp = NULL;
 			goto fail;
 		}
+		cmd->rsp_sge.addr = cmd->rsp_dma;
+		cmd->rsp_sge.lkey = ch->sport->sdev->pd->local_dma_lkey;
+		cmd->rsp_wr.wr_cqe = &cmd->send_cqe;
+		cmd->rsp_wr.sg_list = &cmd->rsp_sge;
+		cmd->rsp_wr.num_sge = 1;
+		cmd->rsp_wr.opcode = IB_WR_SEND;
+		cmd->rsp_wr.send_flags = IB_SEND_SIGNALED;
 		list_add_tail(&cmd->sq_entry, &ch->free_cmds);
 	}
 	return 0;
@@ -2997,7 +3006,7 @@ static struct srpt_srq *srpt_srq_get(struct srpt_device *sdev)
 		INIT_LIST_HEAD(&r->wait_entry);
 	}
 	ret = srpt_alloc_recv_bufs(dev, srq->recvs, srq->size, srq->buf_len,
-				   pad % SRPT_IMM_ALIGN);
+				   pad % SRPT_IMM_ALIGN, srq->lkey);
 	if (ret)
 		goto fail;
 	for (i = 0; i < srq->size; i++) {
