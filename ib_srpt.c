@@ -1201,19 +1201,8 @@ static unsigned int srpt_tmf_kind(u8 func)
  */
 static int srpt_post_recv(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 {
-	struct ib_sge sge = {
-		.addr = r->dma,
-		.length = ch->max_it_iu_len,
-		.lkey = ch->sport->sdev->pd->local_dma_lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &r->cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-
 	return srpt_fail(SRPT_FAULT_POST_RECV) ? -ENOMEM :
-	       ib_post_recv(ch->qp, &wr, NULL);
+	       ib_post_recv(ch->qp, &r->wr, NULL);
 }
 
 /**
@@ -1225,19 +1214,8 @@ static int srpt_post_recv(struct srpt_rdma_ch *ch, struct srpt_recv *r)
  */
 static int srpt_srq_post(struct srpt_srq *srq, struct srpt_recv *r)
 {
-	struct ib_sge sge = {
-		.addr = r->dma,
-		.length = srq->buf_len,
-		.lkey = srq->lkey,
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &r->cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
-	};
-
 	return srpt_fail(SRPT_FAULT_POST_SRQ_RECV) ? -ENOMEM :
-	       ib_post_srq_recv(srq->srq, &wr, NULL);
+	       ib_post_srq_recv(srq->srq, &r->wr, NULL);
 }
 
 /**
@@ -1274,8 +1252,13 @@ static void srpt_recv_repost(struct srpt_rdma_ch *ch, struct srpt_recv *r)
 		ret = srpt_post_recv(ch, r);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (ret) {
-		pr_debug("%s: receive buffer not reposted (%d)\n", ch->name,
-			 ret);
+		/*
+		 * Its credit stays with it: the initiator is never granted
+		 * a request the ring has no buffer for.
+		 */
+		if (ret != -ESHUTDOWN)
+			pr_warn_ratelimited("%s: receive buffer not reposted (%d); one credit less\n",
+					    ch->name, ret);
 		return;
 	}
 	if (r->credit)
@@ -1417,8 +1400,8 @@ static void srpt_put_cmd(struct srpt_cmd *cmd)
  *
  * Return: whether the state changed.
  */
-static bool srpt_set_cmd_state(struct srpt_cmd *cmd,
-			       enum srpt_cmd_state state)
+static inline bool srpt_set_cmd_state(struct srpt_cmd *cmd,
+				      enum srpt_cmd_state state)
 {
 	enum srpt_cmd_state old = READ_ONCE(cmd->state);
 
@@ -1443,8 +1426,6 @@ static int srpt_sq_issue(struct srpt_cmd *cmd, enum srpt_sq_op op)
 	struct srpt_rdma_ch *ch = cmd->ch;
 	u32 port = ch->sport->port_num;
 	struct ib_send_wr *first = NULL;
-	struct ib_send_wr send_wr;
-	struct ib_sge sge;
 	u32 i;
 
 	lockdep_assert_held(&ch->lock);
@@ -1463,18 +1444,10 @@ static int srpt_sq_issue(struct srpt_cmd *cmd, enum srpt_sq_op op)
 		}
 		break;
 	case SRPT_SQ_RSP:
-		sge.addr = cmd->rsp_dma;
-		sge.length = cmd->rsp_len;
-		sge.lkey = ch->sport->sdev->pd->local_dma_lkey;
-		memset(&send_wr, 0, sizeof(send_wr));
-		send_wr.wr_cqe = &cmd->send_cqe;
-		send_wr.sg_list = &sge;
-		send_wr.num_sge = 1;
-		send_wr.opcode = IB_WR_SEND;
-		send_wr.send_flags = IB_SEND_SIGNALED;
+		cmd->rsp_sge.length = cmd->rsp_len;
 		ib_dma_sync_single_for_device(srpt_ch_dev(ch), cmd->rsp_dma,
 					      cmd->rsp_len, DMA_TO_DEVICE);
-		first = &send_wr;
+		first = &cmd->rsp_wr;
 		if (cmd->rsp_with_data) {
 			for (i = cmd->nrw; i-- > 0; ) {
 				if (!cmd->rw[i].map_nents)
@@ -1511,10 +1484,14 @@ static void srpt_finish_rsp(struct srpt_cmd *cmd)
  *
  * The channel is going away (or its QP broke): a command waiting for its
  * DATA-OUT fails through LIO, which then asks for a response that is
- * dropped here in turn.
+ * dropped here in turn.  The credits a dropped response granted are owed
+ * again: they go out with the next response, so that a post that failed
+ * on a channel that lives on does not shrink the initiator's window.
  */
 static void srpt_sq_fail(struct srpt_cmd *cmd, enum srpt_sq_op op)
 {
+	if (op == SRPT_SQ_RSP && cmd->rsp_credits)
+		atomic_add(cmd->rsp_credits, &cmd->ch->credits);
 	switch (op) {
 	case SRPT_SQ_TABLE:
 		srpt_finish_rsp(cmd);
@@ -1570,18 +1547,21 @@ static void srpt_sq_post(struct srpt_cmd *cmd, enum srpt_sq_op op, u32 nwrs)
 }
 
 /**
- * srpt_sq_complete() - give back send queue room and post what waited for it
+ * srpt_sq_resume() - post what waited for send queue room
  * @ch: channel.
- * @nwrs: entries a completed post had reserved.
+ * @flags: what spin_lock_irqsave() of ch->lock saved; the lock is held on
+ *	entry and released here.
+ *
+ * Out of line: commands wait only while the send queue is full.
  */
-static void srpt_sq_complete(struct srpt_rdma_ch *ch, u32 nwrs)
+static noinline void srpt_sq_resume(struct srpt_rdma_ch *ch,
+				    unsigned long flags)
+	__releases(&ch->lock)
 {
 	struct srpt_cmd *cmd, *tmp;
-	unsigned long flags;
 	LIST_HEAD(failed);
 
-	spin_lock_irqsave(&ch->lock, flags);
-	ch->sq_avail += nwrs;
+	lockdep_assert_held(&ch->lock);
 	list_for_each_entry_safe(cmd, tmp, &ch->sq_wait, sq_entry) {
 		if (ch->state >= SRPT_CH_DRAINING ||
 		    cmd->sq_wrs > ch->sq_avail)
@@ -1601,6 +1581,24 @@ static void srpt_sq_complete(struct srpt_rdma_ch *ch, u32 nwrs)
 		list_del(&cmd->sq_entry);
 		srpt_sq_fail(cmd, cmd->sq_op);
 	}
+}
+
+/**
+ * srpt_sq_complete() - give back send queue room and post what waited for it
+ * @ch: channel.
+ * @nwrs: entries a completed post had reserved.
+ */
+static void srpt_sq_complete(struct srpt_rdma_ch *ch, u32 nwrs)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->sq_avail += nwrs;
+	if (likely(list_empty(&ch->sq_wait))) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		return;
+	}
+	srpt_sq_resume(ch, flags);
 }
 
 /**
@@ -1641,6 +1639,7 @@ static void srpt_send_rsp(struct srpt_cmd *cmd, struct srpt_rsp_info *info,
 	srpt_cmd_release_recv(cmd);
 	info->tag = cmd->tag;
 	info->req_lim_delta = atomic_xchg(&ch->credits, 0);
+	cmd->rsp_credits = info->req_lim_delta;
 	cmd->rsp_len = srpt_build_rsp(cmd->rsp, ch->max_ti_iu_len, info);
 	cmd->rsp_with_data = with_data && cmd->nrw;
 	if (cmd->rsp_with_data)
@@ -1712,8 +1711,8 @@ static int srpt_alloc_rw(struct srpt_cmd *cmd, struct scatterlist **sgl,
 	*sgl = NULL;
 	*sg_cnt = 0;
 	if (n == 1) {
+		/* Each field srpt_free_rw() looks at is set below. */
 		cmd->rw = &cmd->rw_one;
-		memset(cmd->rw, 0, sizeof(*cmd->rw));
 	} else {
 		cmd->rw = srpt_fail(SRPT_FAULT_RW_ARRAY) ? NULL :
 			  kvcalloc(n, sizeof(*cmd->rw), GFP_KERNEL);
@@ -1725,6 +1724,9 @@ static int srpt_alloc_rw(struct srpt_cmd *cmd, struct scatterlist **sgl,
 	for (i = 0; i < n; i++) {
 		struct srpt_rw *rw = &cmd->rw[i];
 
+		rw->sg = NULL;
+		rw->map_nents = 0;
+		rw->wrs = 0;
 		srpt_decode_desc(cmd->ci.desc + i * SRPT_DIRECT_DESC_LEN,
 				 &rw->desc);
 		if (!rw->desc.len)
@@ -2035,6 +2037,8 @@ static void srpt_handle_tmf(struct srpt_cmd *cmd)
 	struct srpt_tmf_info t;
 	int tcm, ret;
 
+	/* No SRP_CMD fields: the trace events read none from an old one. */
+	memset(&cmd->ci, 0, sizeof(cmd->ci));
 	cmd->tag = srpt_iu_tag(r->buf);
 	ret = srpt_parse_tsk_mgmt(r->buf, r->byte_len, &t);
 	trace_srpt_tmf_recv(cmd, &t, ret);
@@ -2083,22 +2087,19 @@ static void srpt_handle_request(struct srpt_cmd *cmd, struct srpt_recv *r)
 {
 	/* LIO insists on a zeroed se_cmd for every new command. */
 	memset(&cmd->se_cmd, 0, sizeof(cmd->se_cmd));
+	/*
+	 * A free context holds no data resources: srpt_free_rw() cleared
+	 * them (and kvcalloc() for a context never used); cmd->ci is zeroed
+	 * by srpt_parse_cmd() or srpt_handle_tmf().
+	 */
 	cmd->recv = r;
 	cmd->lio = false;
 	cmd->dir = SRPT_DIR_NONE;
 	cmd->data_len = 0;
-	cmd->nrw = 0;
-	cmd->data_wrs = 0;
-	cmd->rw = NULL;
-	cmd->table = NULL;
-	cmd->table_mapped = false;
-	cmd->imm_copy = NULL;
-	cmd->imm_copy_nents = 0;
 	cmd->rsp_with_data = false;
 	cmd->tmf = srpt_iu_opcode(r->buf, r->byte_len) != SRPT_OP_CMD;
 	cmd->t_recv = r->t_recv;
 	cmd->xfer_len = 0;
-	memset(&cmd->ci, 0, sizeof(cmd->ci));
 
 	if (!cmd->tmf)
 		srpt_handle_cmd(cmd);
@@ -2619,6 +2620,8 @@ static void srpt_free_recv_bufs(struct ib_device *dev, struct srpt_recv *recvs,
  * @len: bytes the device may write into each buffer (the largest IU).
  * @pad: bytes in front of each IU that align its immediate data to
  *	SRPT_IMM_ALIGN (less than SRPT_IMM_ALIGN).
+ * @lkey: local key of the device's PD, for the receive work request each
+ *	slot gets (the slot's @cqe must be set up).
  *
  * One kmalloc() per buffer would round a default request buffer (8 KiB
  * plus its padding) up to a 16 KiB object.  Buffers are laid out instead at
@@ -2630,7 +2633,7 @@ static void srpt_free_recv_bufs(struct ib_device *dev, struct srpt_recv *recvs,
  * Return: 0 or -ENOMEM; on failure nothing stays allocated.
  */
 static int srpt_alloc_recv_bufs(struct ib_device *dev, struct srpt_recv *recvs,
-				u32 n, u32 len, u32 pad)
+				u32 n, u32 len, u32 pad, u32 lkey)
 {
 	size_t stride = ALIGN(pad + len, SRPT_IMM_ALIGN);
 	u32 per = max_t(u32, SRPT_RECV_BLOCK / stride, 1);
@@ -2659,8 +2662,16 @@ static int srpt_alloc_recv_bufs(struct ib_device *dev, struct srpt_recv *recvs,
 		recvs[i].mem = mem;
 		recvs[i].mem_len = bytes;
 		for (j = 0; j < k; j++) {
-			recvs[i + j].buf = mem + j * stride + pad;
-			recvs[i + j].dma = dma + j * stride + pad;
+			struct srpt_recv *r = &recvs[i + j];
+
+			r->buf = mem + j * stride + pad;
+			r->dma = dma + j * stride + pad;
+			r->sge.addr = r->dma;
+			r->sge.length = len;
+			r->sge.lkey = lkey;
+			r->wr.wr_cqe = &r->cqe;
+			r->wr.sg_list = &r->sge;
+			r->wr.num_sge = 1;
 		}
 		i += k;
 	}
@@ -2741,7 +2752,8 @@ static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
 	}
 	if (ch->recvs &&
 	    srpt_alloc_recv_bufs(dev, ch->recvs, ch->rq_size,
-				 ch->max_it_iu_len, pad))
+				 ch->max_it_iu_len, pad,
+				 ch->sport->sdev->pd->local_dma_lkey))
 		goto fail;
 	for (i = 0; i < ch->rq_size; i++) {
 		struct srpt_cmd *cmd = &ch->cmds[i];
@@ -2761,6 +2773,13 @@ static int srpt_alloc_rings(struct srpt_rdma_ch *ch)
 			cmd->rsp = NULL;
 			goto fail;
 		}
+		cmd->rsp_sge.addr = cmd->rsp_dma;
+		cmd->rsp_sge.lkey = ch->sport->sdev->pd->local_dma_lkey;
+		cmd->rsp_wr.wr_cqe = &cmd->send_cqe;
+		cmd->rsp_wr.sg_list = &cmd->rsp_sge;
+		cmd->rsp_wr.num_sge = 1;
+		cmd->rsp_wr.opcode = IB_WR_SEND;
+		cmd->rsp_wr.send_flags = IB_SEND_SIGNALED;
 		list_add_tail(&cmd->sq_entry, &ch->free_cmds);
 	}
 	return 0;
@@ -2987,7 +3006,7 @@ static struct srpt_srq *srpt_srq_get(struct srpt_device *sdev)
 		INIT_LIST_HEAD(&r->wait_entry);
 	}
 	ret = srpt_alloc_recv_bufs(dev, srq->recvs, srq->size, srq->buf_len,
-				   pad % SRPT_IMM_ALIGN);
+				   pad % SRPT_IMM_ALIGN, srq->lkey);
 	if (ret)
 		goto fail;
 	for (i = 0; i < srq->size; i++) {
@@ -4240,8 +4259,21 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	rep.srq = !!ch->srq;
 	ret = srpt_fail(SRPT_FAULT_IB_CM_REP) ? -ENOMEM :
 	      ib_send_cm_rep(cm_id, &rep);
-	if (ret)
-		pr_warn("%s: sending the REP failed (%d)\n", ch->name, ret);
+	if (ret) {
+		/*
+		 * The initiator learns why: unsent, the IB CM sends a REJ
+		 * without an SRP_LOGIN_REJ when the release destroys the id.
+		 */
+		pr_warn("%s: sending the REP failed (%d); login rejected (%s)\n",
+			ch->name, ret,
+			srpt_login_rej_msg(SRPT_REJ_NO_RESOURCES));
+		srpt_count_refused(ch->sport->sdev->device,
+				   ch->sport->port_num, SRPT_REJ_NO_RESOURCES);
+		srpt_build_login_rej(rej, sizeof(rej), lc->req.tag,
+				     SRPT_REJ_NO_RESOURCES);
+		ib_send_cm_rej(cm_id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0, rej,
+			       sizeof(rej));
+	}
 	srpt_login_done(ch, !ret);
 	kfree(lc);
 	return 0;
@@ -4594,31 +4626,43 @@ static struct rdma_cm_id *srpt_rdma_cm_listen(u16 port)
  *
  * Updates the port's names and rebinds target ports when the GID changed,
  * makes sure the Device Management agent runs (InfiniBand and RoCE);
- * closes the port's channels when it stopped being active (an initiator
- * logs in again once the link is back).
+ * closes the port's channels when it is not active (an initiator logs in
+ * again once the link is back).  A failed query changes nothing: the port
+ * keeps its state and its channels.
  */
 static void srpt_port_refresh(struct srpt_port *sport)
 {
 	struct ib_device *dev = sport->sdev->device;
 	struct ib_port_attr attr;
-	bool went_down;
+	bool was_active;
 	union ib_gid gid;
 	int ret, n;
 
 	ret = srpt_fail(SRPT_FAULT_QUERY_PORT) ? -ENOMEM :
 	      ib_query_port(dev, sport->port_num, &attr);
 	if (ret) {
-		pr_warn("%s port %u: querying port attributes failed (%d)\n",
+		/*
+		 * Not news about the port: it keeps the state it had, and
+		 * its channels; the next event queries it again.
+		 */
+		pr_warn("%s port %u: querying port attributes failed (%d); its state is kept\n",
 			dev_name(&dev->dev), sport->port_num, ret);
 		memset(&attr, 0, sizeof(attr));
 	}
+	/*
+	 * rdma_query_gid() of a valid port fails only when GID 0 is not a
+	 * valid entry of the GID table now (a RoCE port whose netdev went
+	 * away): the port has no GID, its names match nothing and its target
+	 * ports are unbound until it has one again.
+	 */
 	if (srpt_fail(SRPT_FAULT_QUERY_GID) ||
 	    rdma_query_gid(dev, sport->port_num, 0, &gid))
 		memset(&gid, 0, sizeof(gid));
 
 	mutex_lock(&srpt_dev_mutex);
-	went_down = sport->state == IB_PORT_ACTIVE &&
-		    attr.state != IB_PORT_ACTIVE;
+	if (ret)
+		attr.state = sport->state;
+	was_active = sport->state == IB_PORT_ACTIVE;
 	sport->state = attr.state;
 	if (memcmp(sport->gid, gid.raw, sizeof(sport->gid))) {
 		memcpy(sport->gid, gid.raw, sizeof(sport->gid));
@@ -4633,12 +4677,17 @@ static void srpt_port_refresh(struct srpt_port *sport)
 
 	/* The agent answers on every change: SM, LID, P_Key, port up. */
 	srpt_dm_register(sport);
-	if (went_down) {
+	/*
+	 * A port known not to be active has no channels: also those that
+	 * logged in while a failed query left its state as it was.
+	 */
+	if (!ret && attr.state != IB_PORT_ACTIVE) {
 		n = srpt_close_channels(srpt_ch_on_port, sport);
-		pr_info("%s port %u: no longer active (%s)%s\n",
-			dev_name(&dev->dev), sport->port_num,
-			srpt_port_state_name(attr.state),
-			n ? ", its channels are being closed" : "");
+		if (was_active || n)
+			pr_info("%s port %u: no longer active (%s)%s\n",
+				dev_name(&dev->dev), sport->port_num,
+				srpt_port_state_name(attr.state),
+				n ? ", its channels are being closed" : "");
 	}
 }
 
@@ -5207,6 +5256,72 @@ static ssize_t srpt_stat_channels_show(struct config_item *item, char *page)
 }
 CONFIGFS_ATTR_RO(srpt_stat_, channels);
 
+/**
+ * srpt_stat_channels_lat_show() - per-channel latency histograms
+ * @item: the directory's item.
+ * @page: output, one page.
+ * @idx: SRPT_STAT_LAT_READ or SRPT_STAT_LAT_WRITE.
+ *
+ * One line per live channel of the ACL or target port, in the order of
+ * "channels": "ch <number> name <name>", then "B N" for each bucket of the
+ * channel's histogram that holds commands, B being the bucket's lower
+ * bound in microseconds as in latency_read_us.  A line that does not fit
+ * in the page is left out whole, as are those after it.
+ *
+ * Return: bytes written, or -ENOMEM.
+ */
+static ssize_t srpt_stat_channels_lat_show(struct config_item *item,
+					   char *page, unsigned int idx)
+{
+	struct srpt_stats_dir *dir = srpt_item_to_stats_dir(item);
+	struct srpt_rdma_ch *ch;
+	struct srpt_stats *c;
+	ssize_t len = 0, start;
+	unsigned int i;
+
+	c = srpt_fail(SRPT_FAULT_STATS) ? NULL : kmalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	mutex_lock(&srpt_ch_mutex);
+	list_for_each_entry(ch, &srpt_ch_list, entry) {
+		if (!srpt_stats_dir_has(dir, ch))
+			continue;
+		memset(c, 0, sizeof(*c));
+		srpt_ch_stats_add(ch, c);
+		start = len;
+		len += sysfs_emit_at(page, len, "ch %u name %s", ch->id,
+				     ch->name);
+		for (i = 0; i < SRPT_LAT_BUCKETS; i++)
+			if (c->v[idx + i])
+				len += sysfs_emit_at(page, len, " %llu %llu",
+						     i ? 1ULL << (i - 1) : 0ULL,
+						     c->v[idx + i]);
+		len += sysfs_emit_at(page, len, "\n");
+		/* Cut short by the end of the page: without its newline. */
+		if (page[len - 1] != '\n') {
+			len = start;
+			break;
+		}
+	}
+	mutex_unlock(&srpt_ch_mutex);
+	kfree(c);
+	return len;
+}
+
+static ssize_t srpt_stat_channels_latency_read_us_show(struct config_item *item,
+						       char *page)
+{
+	return srpt_stat_channels_lat_show(item, page, SRPT_STAT_LAT_READ);
+}
+CONFIGFS_ATTR_RO(srpt_stat_, channels_latency_read_us);
+
+static ssize_t srpt_stat_channels_latency_write_us_show(struct config_item *item,
+							char *page)
+{
+	return srpt_stat_channels_lat_show(item, page, SRPT_STAT_LAT_WRITE);
+}
+CONFIGFS_ATTR_RO(srpt_stat_, channels_latency_write_us);
+
 static struct configfs_attribute *srpt_nacl_stat_attrs[] = {
 	&srpt_stat_attr_logins_accepted,
 	&srpt_stat_attr_cmds_none,
@@ -5222,6 +5337,8 @@ static struct configfs_attribute *srpt_nacl_stat_attrs[] = {
 	&srpt_stat_attr_latency_read_us,
 	&srpt_stat_attr_latency_write_us,
 	&srpt_stat_attr_channels,
+	&srpt_stat_attr_channels_latency_read_us,
+	&srpt_stat_attr_channels_latency_write_us,
 	NULL,
 };
 
@@ -5240,6 +5357,8 @@ static struct configfs_attribute *srpt_tport_stat_attrs[] = {
 	&srpt_stat_attr_latency_read_us,
 	&srpt_stat_attr_latency_write_us,
 	&srpt_stat_attr_channels,
+	&srpt_stat_attr_channels_latency_read_us,
+	&srpt_stat_attr_channels_latency_write_us,
 	&srpt_stat_attr_logins_refused,
 	NULL,
 };

@@ -432,6 +432,8 @@ struct srpt_cm_ops {
  * @credit: whether that IU consumed a request credit (SRP_CMD,
  *	SRP_TSK_MGMT), which reposting the buffer gives back.
  * @wait_entry: link in @ch->recv_wait while no command context is free.
+ * @sge: the scatter/gather entry of @buf, set up once with the buffer.
+ * @wr: the receive work request of @sge, set up once with the buffer.
  */
 struct srpt_recv {
 	struct ib_cqe		cqe;
@@ -445,6 +447,8 @@ struct srpt_recv {
 	u64			t_recv;
 	bool			credit;
 	struct list_head	wait_entry;
+	struct ib_sge		sge;
+	struct ib_recv_wr	wr;
 };
 
 /**
@@ -516,6 +520,10 @@ enum srpt_sq_op {
  * @rsp: response buffer, @ch->max_ti_iu_len bytes; @rsp_dma its address.
  * @rsp_dma: DMA address of @rsp.
  * @rsp_len: bytes of @rsp to send.
+ * @rsp_credits: the credits (REQUEST LIMIT DELTA) @rsp grants.
+ * @rsp_sge: the scatter/gather entry of @rsp; its length is set per
+ *	response, the rest once with the ring.
+ * @rsp_wr: the signaled SEND of @rsp_sge, set up once with the ring.
  * @sq_op: what to post when send queue room frees (see @sq_entry).
  * @sq_wrs: send queue entries reserved for what is posted now.
  * @data_wrs: send queue entries the data transfer takes.
@@ -553,6 +561,9 @@ struct srpt_cmd {
 	void			*rsp;
 	dma_addr_t		rsp_dma;
 	u32			rsp_len;
+	u32			rsp_credits;
+	struct ib_sge		rsp_sge;
+	struct ib_send_wr	rsp_wr;
 	enum srpt_sq_op		sq_op;
 	u32			sq_wrs;
 	u32			data_wrs;

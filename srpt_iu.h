@@ -537,17 +537,20 @@ static inline int srpt_check_desc_table(const u8 *tbl, u32 ndesc,
  * @off: offset of the descriptor; at most @len.
  * @desc_cnt: DATA-OUT or DATA-IN DESCRIPTOR COUNT, whichever direction
  *	carries data: how many of the table's descriptors are in the IU.
- * @ci: command being parsed; ndesc, desc, ext_table and data_len are set.
+ * @max_desc: most direct descriptors the target accepts for one command.
+ * @ci: command being parsed; ndesc, desc, ext_table and data_len are set,
+ *	and only on success.
  *
  * Layout: table descriptor (16 bytes; its len is that of the whole table),
  * total data length (be32), then @desc_cnt direct descriptors.  When the
  * table has more entries than the IU carries, it must be fetched from
  * @ci->ext_table and checked with srpt_check_desc_table().
  *
- * Return: 0 or -EINVAL.
+ * Return: 0, -EINVAL, or -E2BIG when the table has more than @max_desc
+ * entries (checked after every -EINVAL case).
  */
 static inline int srpt_parse_cmd_indirect(const u8 *p, size_t len, size_t off,
-					  u32 desc_cnt,
+					  u32 desc_cnt, u32 max_desc,
 					  struct srpt_cmd_info *ci)
 {
 	struct srpt_desc table;
@@ -565,13 +568,15 @@ static inline int srpt_parse_cmd_indirect(const u8 *p, size_t len, size_t off,
 	off += SRPT_INDIRECT_HDR_LEN;
 	if ((u64)desc_cnt * SRPT_DIRECT_DESC_LEN > len - off)
 		return -EINVAL;
-	if (desc_cnt == ndesc) {
-		if (srpt_check_desc_table(p + off, ndesc, total_len))
-			return -EINVAL;
+	if (desc_cnt == ndesc &&
+	    srpt_check_desc_table(p + off, ndesc, total_len))
+		return -EINVAL;
+	if (ndesc > max_desc)
+		return -E2BIG;
+	if (desc_cnt == ndesc)
 		ci->desc = p + off;
-	} else {
+	else
 		ci->ext_table = table;
-	}
 	ci->ndesc = ndesc;
 	ci->data_len = total_len;
 	return 0;
@@ -583,7 +588,8 @@ static inline int srpt_parse_cmd_indirect(const u8 *p, size_t len, size_t off,
  * @len: number of bytes received.
  * @off: offset of the descriptor; at most @len.
  * @imm_data_offset: offset of immediate data granted at login, 0 if none.
- * @ci: command being parsed; imm and data_len are set.
+ * @ci: command being parsed; imm and data_len are set, and only on
+ *	success.
  *
  * The 4-byte descriptor holds the data length; the data starts at the
  * channel's immediate data offset, which the descriptor must not overlap.
@@ -640,13 +646,19 @@ static inline int srpt_parse_cmd(const void *iu, size_t len,
 				 u16 imm_data_offset, u32 max_desc,
 				 struct srpt_cmd_info *ci)
 {
+	enum srpt_data_dir dir = SRPT_DIR_NONE;
+	enum srpt_desc_fmt fmt = SRPT_DESC_NONE;
 	const u8 *p = iu;
-	struct srpt_cmd_info c;
-	u8 out_fmt, in_fmt;
+	u8 out_fmt, in_fmt, task_attr;
 	u32 add_cdb_len;
 	size_t off;
 	int ret;
 
+	/*
+	 * Fields go straight into @ci, each once nothing can fail any more:
+	 * a local copy would be zeroed (CONFIG_INIT_STACK_ALL_ZERO) and
+	 * copied in and out, for every I/O.
+	 */
 	memset(ci, 0, sizeof(*ci));
 	if (len < SRPT_CMD_LEN)
 		return -EINVAL;
@@ -654,10 +666,9 @@ static inline int srpt_parse_cmd(const void *iu, size_t len,
 	memcpy(ci->lun, p + 20, 8);
 	if (p[0] != SRPT_OP_CMD)
 		return -EINVAL;
-	c = *ci;
 
-	c.task_attr = p[29] & 7;
-	switch (c.task_attr) {
+	task_attr = p[29] & 7;
+	switch (task_attr) {
 	case SRPT_TASK_SIMPLE:
 	case SRPT_TASK_HEAD_OF_QUEUE:
 	case SRPT_TASK_ORDERED:
@@ -680,42 +691,46 @@ static inline int srpt_parse_cmd(const void *iu, size_t len,
 	off = SRPT_CMD_LEN + add_cdb_len;
 	if (off > len)
 		return -EINVAL;
-	c.cdb = p + 32;
-	c.cdb_len = 16 + add_cdb_len;
 
 	if (out_fmt) {
-		c.dir = SRPT_DIR_OUT;
-		c.fmt = (enum srpt_desc_fmt)out_fmt;
+		dir = SRPT_DIR_OUT;
+		fmt = (enum srpt_desc_fmt)out_fmt;
 	} else if (in_fmt) {
-		c.dir = SRPT_DIR_IN;
-		c.fmt = (enum srpt_desc_fmt)in_fmt;
+		dir = SRPT_DIR_IN;
+		fmt = (enum srpt_desc_fmt)in_fmt;
 	}
 
-	switch (c.fmt) {
+	switch (fmt) {
 	case SRPT_DESC_NONE:
 		break;
 	case SRPT_DESC_DIRECT:
 		if (len - off < SRPT_DIRECT_DESC_LEN)
 			return -EINVAL;
-		c.ndesc = 1;
-		c.desc = p + off;
-		c.data_len = srpt_get_be32(p + off + 12);
+		if (max_desc < 1)
+			return -E2BIG;
+		ci->ndesc = 1;
+		ci->desc = p + off;
+		ci->data_len = srpt_get_be32(p + off + 12);
 		break;
 	case SRPT_DESC_INDIRECT:
 		ret = srpt_parse_cmd_indirect(p, len, off,
-					      out_fmt ? p[6] : p[7], &c);
+					      out_fmt ? p[6] : p[7], max_desc,
+					      ci);
 		if (ret)
 			return ret;
 		break;
 	case SRPT_DESC_IMM:
-		ret = srpt_parse_cmd_imm(p, len, off, imm_data_offset, &c);
+		/* No descriptor count: never more than @max_desc. */
+		ret = srpt_parse_cmd_imm(p, len, off, imm_data_offset, ci);
 		if (ret)
 			return ret;
 		break;
 	}
-	if (c.ndesc > max_desc)
-		return -E2BIG;
-	*ci = c;
+	ci->task_attr = task_attr;
+	ci->cdb = p + 32;
+	ci->cdb_len = 16 + add_cdb_len;
+	ci->dir = dir;
+	ci->fmt = fmt;
 	return 0;
 }
 

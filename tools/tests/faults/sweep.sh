@@ -92,7 +92,7 @@ sw_verdict() {
 # sw_disarm, sw_counts, sw_mark, sw_refused, sw_settle,
 # sw_channels_clean, sw_kmemleak, sw_unload, and each path's p_PATH_pre,
 # p_PATH_run and p_PATH_post; it sets run_tmo, step_tmo, max_n, sites;
-# it may replace the witness hooks below) ----
+# it may replace the witness and sw_expect hooks below) ----
 
 # sw_witness_start PATH: start another session that the injections on
 # PATH must leave alone (status 1 when it cannot); sw_witness_ok: it is
@@ -101,6 +101,12 @@ sw_verdict() {
 sw_witness_start() { :; }
 sw_witness_ok() { :; }
 sw_witness_stop() { :; }
+
+# sw_expect PATH SITE RC OUT: what an injection at SITE on PATH must lead
+# to beyond surviving (RC the path's status, OUT its report), checked
+# before the path is undone; prints why not and returns 1 when it did
+# not.  Nothing by default.
+sw_expect() { :; }
 
 # sw_step NAME WHAT [TMO]: p_NAME_WHAT under a time bound; its output in
 # $sw_tmp/sw.out; status 124 when it still runs then.
@@ -165,6 +171,7 @@ sw_inject() {
 	esac
 	n_fired=$((n_fired + 1))
 	echo "$_is" >>"$sw_tmp"/sw.sites
+	_ex=$(sw_expect "$_ip" "$_is" "$_rc" "$sw_tmp"/sw.run.out) || _why="$_why; $_ex"
 	sw_step "$_ip" post
 	_prc=$?
 	[ $_prc = 0 ] || _why="$_why; undoing it failed (status $_prc): $(head -n 3 "$sw_tmp"/sw.out | tr '\n' ' ')"

@@ -57,7 +57,7 @@ mode=${SRPT_FAULTS_MODE:-full}
 run_tmo=${SRPT_FAULTS_RUN_TMO:-240}
 step_tmo=${SRPT_FAULTS_STEP_TMO:-120}
 settle=${SRPT_FAULTS_SETTLE:-1}
-all_paths="load device_add port_up configfs rdma_cm_login ib_cm_login refused_login srq_login io io_noimm ibcm_io tmf stats dm logout acl_rmdir tpg_disable srq_toggle device_remove unload"
+all_paths="load device_add port_up port_event configfs rdma_cm_login ib_cm_login refused_login srq_login io io_noimm ibcm_io tmf stats dm logout acl_rmdir tpg_disable srq_toggle device_remove unload"
 case $mode in
 sample)
 	paths=${SRPT_FAULTS_PATHS:-rdma_cm_login ib_cm_login io}
@@ -178,6 +178,45 @@ sw_rw() {
 	return 1
 }
 
+# sw_srp_host: ib_srp's SCSI host (/sys/class/scsi_host/hostN).
+sw_srp_host() {
+	for _h in /sys/class/scsi_host/host*; do
+		[ "$(cat "$_h"/proc_name 2>/dev/null)" != ib_srp ] || { echo "$_h"; return; }
+	done
+	return 1
+}
+sw_srp_idle() { [ "$(cat "$1"/host_busy)" = 0 ]; }
+# sw_req_lim: the credits ib_srp holds (req_lim of its SCSI host) once no
+# command is outstanding.
+sw_req_lim() {
+	_rl=$(sw_srp_host) && wait_until 30 sw_srp_idle "$_rl" && cat "$_rl"/req_lim
+}
+# sw_disk_quiet: the kernel's own I/O after a login (the partition scan)
+# is over: the disk's I/O counts did not change for 2 s (at most 30 s), so
+# that a clean run counts the calls of the path alone.
+sw_disk_quiet() {
+	_dq=/sys/block/$(basename "$(srp_disk 30)")/stat
+	_dq_n=15 _dq0=$(cat "$_dq")
+	while [ "$_dq_n" -gt 0 ]; do
+		sleep 2
+		_dq1=$(cat "$_dq")
+		[ "$_dq1" != "$_dq0" ] || return 0
+		_dq0=$_dq1 _dq_n=$((_dq_n - 1))
+	done
+}
+# sw_credits_keep: after a login, what ib_srp's credits are idle.
+sw_credits_keep() { sw_disk_quiet; sw_req_lim >/tmp/sw.req_lim; }
+# sw_credits_whole: ib_srp, idle again, holds the credits it held idle
+# after the login: whatever an injection made the target drop (a
+# response, a request), the credits it owed went out with a later
+# response.
+sw_credits_whole() {
+	_cw0=$(cat /tmp/sw.req_lim) _cw1=$(sw_req_lim)
+	[ -n "$_cw0" ] && [ "$_cw1" = "$_cw0" ] && return 0
+	echo "credits lost: ib_srp holds ${_cw1:-?} idle, ${_cw0:-?} after the login" >&2
+	return 1
+}
+
 # sw_login: ib_srp logs in over RDMA/CM, one channel.
 sw_login() {
 	srp_login ch_count=1 && srp_disk 30 >/dev/null
@@ -256,6 +295,28 @@ p_port_up_run() {
 }
 p_port_up_post() { ip link set veth0 up; wait_until 30 rxe_gid0_set; }
 
+# A port event while the port stays active (a GID added: an address on
+# rxe0's netdev): the port is refreshed, its channels stay (the witness).
+sw_site_calls() { awk -v s="$1" '$2 == s { print $3 }' $fdir/sites; }
+sw_site_called_more() { [ "$(sw_site_calls "$1")" -gt "$2" ]; }
+p_port_event_pre() {
+	sw_up || return 1
+	ip addr del 192.168.124.1/24 dev veth0 2>/dev/null
+	return 0
+}
+p_port_event_run() {
+	_n=$(sw_site_calls query_port)
+	ip addr add 192.168.124.1/24 dev veth0 &&
+		wait_until 30 sw_site_called_more query_port "$_n" && sleep 2 &&
+		return 0
+	echo "port_event: no port refresh after an address was added to veth0" >&2
+	return 1
+}
+p_port_event_post() {
+	ip addr del 192.168.124.1/24 dev veth0 2>/dev/null
+	sleep 2
+}
+
 # configfs: target port, TPG, LUN, ACLs, the RDMA/CM listener.
 p_configfs_pre() {
 	sw_up || return 1
@@ -297,11 +358,12 @@ p_srq_login_post() { sw_logout_wait; }
 
 # I/O: reads and writes with immediate data, without, and the test
 # initiator's direct, indirect and external-table commands; TMF.
-p_io_pre() { sw_up && sw_login; }
+p_io_pre() { sw_up && sw_login && sw_credits_keep; }
 p_io_run() { sw_rw; }
 p_io_post() { sw_logout_wait; }
 p_io_noimm_pre() {
-	sw_up && echo N >/sys/module/ib_srp/parameters/use_imm_data && sw_login
+	sw_up && echo N >/sys/module/ib_srp/parameters/use_imm_data &&
+		sw_login && sw_credits_keep
 }
 p_io_noimm_run() { sw_rw; }
 p_io_noimm_post() {
@@ -368,6 +430,27 @@ p_unload_post() { :; }
 
 # ---- the sweep ------------------------------------------------------------------
 
+# sw_expect PATH SITE RC OUT (sweep.sh's hook): a failed REP is answered
+# with an SRP_LOGIN_REJ of insufficient resources (0x00010001), not left
+# to the bare REJ the IB CM sends as the channel's release destroys its id;
+# after any injection on the I/O paths ib_srp has all its credits back,
+# but for a receive buffer that could not be posted again: its credit
+# stays with it (the initiator is never granted a request the target has
+# no buffer for).
+sw_expect() {
+	case $1:$2 in
+	ib_cm_login:ib_cm_rep)
+		grep -q "SRP_LOGIN_REJ reason 0x00010001" "$4" && return 0
+		echo "the REJ carries no SRP_LOGIN_REJ of insufficient resources"
+		return 1
+		;;
+	io:post_recv | io_noimm:post_recv | io:post_srq_recv | io_noimm:post_srq_recv) ;;
+	io:* | io_noimm:*)
+		sw_credits_whole 2>&1
+		;;
+	esac
+}
+
 # sw_settle: async work of the step just taken (port refresh, channel
 # release) gets its time before the counts are read or the site disarmed.
 sw_settle() { sleep "$settle"; }
@@ -392,7 +475,7 @@ sw_released_all() {
 # The witness: an srp-probe login (initiator_ext b1, an ACL of its own)
 # that holds its channel through the injections of the paths below, which
 # end no channel but their own; it must still be up after each.
-witness_paths=" rdma_cm_login ib_cm_login refused_login io io_noimm ibcm_io tmf stats dm logout acl_rmdir "
+witness_paths=" port_event rdma_cm_login ib_cm_login refused_login io io_noimm ibcm_io tmf stats dm logout acl_rmdir "
 witness_ext=00000000000000b1
 sw_wn=0 sw_wpid=
 sw_witness_start() {

@@ -176,6 +176,16 @@ sw_witness_ok() {
 }
 sw_witness_start() { echo "start $1" >>"$sw_tmp/w"; }
 sw_witness_stop() { echo stop >>"$sw_tmp/w"; }
+# expect: fails with a report, but not the one sw_expect wants.
+p_expect_pre() { :; }
+p_expect_run() { call 0 a || { echo "expect: refused, no reason" >&2; return 1; }; }
+p_expect_post() { :; }
+sw_expect() {
+	[ "$1" = expect ] || return 0
+	grep -q "reason 7" "$4" && return 0
+	echo "no reason 7 given"
+	return 1
+}
 # broken: does not run even without an injection.
 p_broken_pre() { :; }
 p_broken_run() { echo broken: never works >&2; return 1; }
@@ -219,6 +229,8 @@ mock undo >/dev/null
 check "loop: an undo that fails is not ok" sh -c 'grep -q "^not ok [0-9]* - undo: a call 1 of 1: undoing it failed" "$1"' - "$tmp/mock.out"
 mock witness >/dev/null
 check "loop: another session ended by an injection is not ok" sh -c 'grep -q "^not ok [0-9]* - witness: a call 1 of 1: the other session ended" "$1"' - "$tmp/mock.out"
+mock expect >/dev/null
+check "loop: an outcome other than sw_expect wants is not ok" sh -c 'grep -q "^not ok [0-9]* - expect: a call 1 of 1: no reason 7 given (the path failed: expect: refused, no reason)$" "$1"' - "$tmp/mock.out"
 mock "broken good" >/dev/null
 check "loop: a path that fails clean is not ok, the next path still runs" sh -c '
 	grep -q "^not ok 1 - broken: runs clean without an injection (status 1)$" "$1" &&

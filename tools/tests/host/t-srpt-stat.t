@@ -9,7 +9,10 @@
 # differences over its own interval_s, and its latency percentiles the
 # exact values a histogram_quantile() interpolation gives for the
 # difference of the histograms (the first tree's buckets are elsewhere, so
-# percentiles of the running totals would differ); the table shows the
+# percentiles of the running totals would differ), per session and per
+# channel (channels_latency_*_us: a line per channel, its non-empty
+# buckets only; a line of a channel "channels" does not list is left
+# out); the table shows the
 # same; the root without the driver, without statistics (the in-tree
 # driver) or without target ports, and bad arguments, are told apart.
 # The tree is switched between the two reads by renaming a symbolic link
@@ -60,10 +63,18 @@ stats() {
 	hist "$1/latency_read_us" "${10}"
 	hist "$1/latency_write_us" "${11}"
 	: >"$1/channels"
+	: >"$1/channels_latency_read_us"
+	: >"$1/channels_latency_write_us"
 }
 # chan DIR ID QPN NONE WRITE READ BYTES_IN BYTES_OUT: a line of channels.
 chan() {
 	echo "ch $2 name $A1-$3 cmds_none $4 cmds_write $5 cmds_read $6 bytes_in $7 bytes_out $8 tmfs 0 aborted 0 rdma_errors 0 sq_waits 0 credit_closures 0" >>"$1/channels"
+}
+# chlat DIR ID QPN RHIST WHIST: the channel's lines of the channel
+# histograms, "B N" pairs of the buckets given ("B:N ...").
+chlat() {
+	echo "ch $2 name $A1-$3 $(echo "$4" | tr ':' ' ')" >>"$1/channels_latency_read_us"
+	echo "ch $2 name $A1-$3 $(echo "$5" | tr ':' ' ')" >>"$1/channels_latency_write_us"
 }
 # tree DIR: the parts of a target's configfs that are no statistics.
 tree() {
@@ -90,6 +101,7 @@ stats "$c1/$T/$S" 3 5 40 310 163840 1269760 1 "LUN_RESET:1" "2:10 8:300" "32:40"
 table "$c1/$T/$S/logins_refused" "$rej_names" "UNABLE_ESTABLISH:2"
 stats "$(acl "$c1" $A1)" 1 5 0 300 0 1228800 1 "LUN_RESET:1" "8:300" ""
 chan "$(acl "$c1" $A1)" 3 18 5 0 300 0 1228800
+chlat "$(acl "$c1" $A1)" 3 18 "8:300" ""
 stats "$(acl "$c1" $A2)" 1 0 40 0 163840 0 0 "" "" "32:40"
 stats "$(acl "$c1" $A3)" 1 0 0 10 0 40960 0 "" "2:10" ""
 # The second: A1 did 200 reads (4 KiB), 100 writes (8 KiB), 2 without
@@ -104,6 +116,13 @@ stats "$(acl "$c2" $A1)" 2 7 100 500 819200 2048000 1 "LUN_RESET:1" \
 	"8:300 64:100 128:80 1024:20" "256:100"
 chan "$(acl "$c2" $A1)" 3 18 6 60 450 491520 1843200
 chan "$(acl "$c2" $A1)" 4 19 1 40 50 327680 204800
+# Channel 3's 150 reads: 100 in [64, 128), 50 in [128, 256); its 60
+# writes in [256, 512); channel 4's 50 reads: 30 in [128, 256), 20 in
+# [1024, 2048); its 40 writes in [256, 512).  Channel 5 logged in after
+# "channels" was read: no row.
+chlat "$(acl "$c2" $A1)" 3 18 "8:300 64:100 128:50" "256:60"
+chlat "$(acl "$c2" $A1)" 4 19 "128:30 1024:20" "256:40"
+chlat "$(acl "$c2" $A1)" 5 20 "2:7" ""
 stats "$(acl "$c2" $A2)" 1 0 4 0 16384 0 0 "" "" "32:4"
 
 # flat FILE: every value of every report of srpt-stat --json, one
@@ -183,6 +202,9 @@ is "$(vals "$r.latency_read_us" count p50 p90 p99 p99.9)" \
 	"first report, $A1: read percentiles of the whole histogram"
 is "$(vals "$r.latency_write_us" count p50)" "count=0 p50=null " \
 	"first report, $A1: no writes, no write percentiles"
+is "$(vals "$r.ch3.latency_read_us" count p50 p90 p99 p99.9) $(vals "$r.ch3.latency_write_us" count p50)" \
+	"count=300 p50=12.0 p90=15.2 p99=15.92 p99.9=15.99  count=0 p50=null " \
+	"first report, channel 3: its own read and write percentiles"
 # 10 in [2, 4), 300 in [8, 16): rank 155 is the 145th of the 300.
 is "$(vals "0.$T.latency_read_us" count p50)" "count=310 p50=11.87 " \
 	"first report, target port: p50 = 8 + 8 * 145/300"
@@ -229,6 +251,16 @@ is "$(vals "$r.ch3" cmds_read cmds_write cmds_none bytes_out bytes_in)" \
 is "$(vals "$r.ch4" cmds_read cmds_write cmds_none bytes_out bytes_in)" \
 	"cmds_read=50 cmds_write=40 cmds_none=1 bytes_out=204800 bytes_in=327680 " \
 	"channel 4, new: all it counted"
+is "$(vals "$r.ch3.latency_read_us" count p50 p90 p99 p99.9 buckets)" \
+	"count=150 p50=112.0 p90=217.6 p99=252.16 p99.9=255.62 buckets=[[64,100],[128,50]] " \
+	"channel 3: read percentiles of its histogram's difference (p50 = 64 + 64 * 75/100, p90 = 128 + 128 * 35/50)"
+is "$(vals "$r.ch3.latency_write_us" count p50 p90 p99)" "count=60 p50=384.0 p90=486.4 p99=509.44 " \
+	"channel 3: write percentiles, 60 writes in [256, 512)"
+is "$(vals "$r.ch4.latency_read_us" count p50 p90 p99 buckets) $(vals "$r.ch4.latency_write_us" count p50)" \
+	"count=50 p50=234.67 p90=1792.0 p99=2022.4 buckets=[[128,30],[1024,20]]  count=40 p50=384.0 " \
+	"channel 4, new: percentiles of all it counted (p90 = 1024 + 1024 * 15/20)"
+is "$(grep -c "^1\.$T\.tpgt_1/$A1\.ch5\." "$tmp/flat")" 0 \
+	"channel 5, in the histogram files but not in channels: no row"
 is "$(vals "1.$T.tpgt_1/$A2" cmds_write bytes_in latency_write_us.p50 latency_write_us.p99)" \
 	"cmds_write=4 bytes_in=16384 latency_write_us.p50=48.0 latency_write_us.p99=63.68 " \
 	"$A2, created again (counters below the old ones): its new counters"
@@ -256,8 +288,10 @@ is "$(row "$tmp/text1" "tpgt_1/$A1" | cut -d' ' -f6-)" "128 256 1946 384 486 509
 	"table, interval: $A1's percentiles"
 is "$(awk '$1 == "ch" { print $1, $2, $3, $4 }' "$tmp/text1" | tr '\n' ' ')" "ch 3 qp 18 ch 4 qp 19 " \
 	"table, -c: a row per channel, by number and QP"
-is "$(awk '$1 == "ch" && $2 == 3 { print $10, $15 }' "$tmp/text1")" "- -" \
-	"table: no channel percentiles (the driver keeps no per-channel histogram)"
+is "$(awk '$1 == "ch" && $2 == 3 { $1 = $2 = $3 = $4 = ""; print }' "$tmp/text1" | cut -d' ' -f10-)" "112 218 252 384 486 509" \
+	"table, interval: channel 3's read and write percentiles"
+is "$(awk '$1 == "ch" && $2 == 4 { print $10, $11, $12, $13 }' "$tmp/text1")" "235 1792 2022 384" \
+	"table, interval: channel 4's"
 
 # Without INTERVAL: one report of the totals, then exit.
 check "no INTERVAL: one report (JSON), exit 0" \

@@ -15,8 +15,15 @@
 # begin before fio or end after it), so over them srpt-stat's rate is
 # fio's times R / (R + 2T) at the lowest; at the highest fio's times
 # R / (R - T), allowing one interval less for fio's own start and stop.
+# The channel rows have latency percentiles of their own (the driver's
+# channels_latency_*_us): over the reports the channel's histograms hold
+# its reads and writes; each report's percentiles lie inside the
+# channel's lowest and highest non-empty buckets, in order; after fio the
+# totals report's channel histograms hold its commands and, the session
+# having had this one channel, equal the session's, percentiles too.
 # The table run meanwhile ("srpt-stat -c 1 2", printed as diagnostics)
-# has the session's and the channel's rows, with reads per second.
+# has the session's and the channel's rows, with reads per second and
+# the channel's read percentiles.
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
 if ! ours; then
@@ -114,15 +121,35 @@ busy_dt = 0.0
 rated = dict.fromkeys(("read_iops", "write_iops", "read_bytes_per_s", "write_bytes_per_s"), 0.0)
 busy = []
 ordered = True
+c_bad = []
+c_pcts = 0
 for r in reps[1:]:
     t = [x for x in r["target_ports"] if x["name"] == tport][0]
     s = [x for x in t["sessions"] if x["name"] == sess][0]
     for w, row in (("s", s), ("t", t)) + tuple(("c", c) for c in s["channels"]):
         for k in keys:
             sums[w][k] += row.get(k, 0)
-        if w != "c":
-            sums[w]["lat_r"] += row["latency_read_us"]["count"]
-            sums[w]["lat_w"] += row["latency_write_us"]["count"]
+        sums[w]["lat_r"] += row.get("latency_read_us", {}).get("count", 0)
+        sums[w]["lat_w"] += row.get("latency_write_us", {}).get("count", 0)
+    # A channel's percentiles: there with commands, in order, inside the
+    # bounds of its lowest and highest non-empty bucket.
+    for c in s["channels"]:
+        for h in ("latency_read_us", "latency_write_us"):
+            lat = c.get(h)
+            if lat is None:
+                c_bad.append("ch %d: no %s" % (c["ch"], h))
+                continue
+            p = [lat["p50"], lat["p90"], lat["p99"]]
+            if not lat["count"]:
+                if p != [None] * 3:
+                    c_bad.append("ch %d %s: percentiles without commands" % (c["ch"], h))
+                continue
+            b = lat["buckets"]
+            lo, hi = b[0][0], max(1, 2 * b[-1][0])
+            if None in p or not lo <= p[0] <= p[1] <= p[2] <= hi:
+                c_bad.append("ch %d %s: %s outside [%s, %s]" % (c["ch"], h, p, lo, hi))
+            else:
+                c_pcts += 1
     for h in ("latency_read_us", "latency_write_us"):
         p = [s[h]["p50"], s[h]["p90"], s[h]["p99"]]
         if s[h]["count"] and not (None not in p and p[0] <= p[1] <= p[2]):
@@ -138,6 +165,8 @@ for w in sums:
 out["busy_dt"] = round(busy_dt, 6)
 out["busy"] = " ".join(busy)
 out["ordered"] = "yes" if ordered else "no"
+out["c_bad"] = "; ".join(c_bad) or "none"
+out["c_pcts"] = c_pcts
 for d, k in (("read", "r"), ("write", "w")):
     out["fio_%s_ios" % k] = fio[d]["total_ios"]
     out["fio_%s_bytes" % k] = fio[d]["io_bytes"]
@@ -175,6 +204,13 @@ is "$c_cmds_read $c_cmds_write $c_bytes_out $c_bytes_in" "$s_cmds_read $s_cmds_w
 is "$t_cmds_read $t_cmds_write $t_bytes_out $t_bytes_in $t_lat_r" "$s_cmds_read $s_cmds_write $s_bytes_out $s_bytes_in $s_lat_r" \
 	"target port: its rows add up to the session's (one ACL)"
 is "$ordered" yes "every report with commands has p50 <= p90 <= p99"
+is "$c_lat_r $c_lat_w" "$c_cmds_read $c_cmds_write" \
+	"channel (-c): its latency histograms' differences hold its reads and writes"
+if [ "$c_pcts" -gt 0 ] && [ "$c_bad" = none ]; then
+	ok "channel (-c): $c_pcts histograms with commands have p50 <= p90 <= p99 inside their buckets, none without commands has any"
+else
+	not_ok "channel (-c): percentiles present, ordered, inside their buckets ($c_pcts; $c_bad)"
+fi
 diag "reports with I/O: $busy_dt s, r/s/w/s each: $busy"
 diag "fio: reads $fio_r_ios ($fio_r_iops IOPS, $fio_r_bw B/s over $fio_r_runtime s), writes $fio_w_ios ($fio_w_iops IOPS, $fio_w_bw B/s)"
 diag "srpt-stat over its reports with I/O: $ss_r_iops and $ss_w_iops IOPS, $ss_r_bw and $ss_w_bw B/s"
@@ -199,15 +235,42 @@ within "read bytes/s" "$ss_r_bw" "$fio_r_bw" "$fio_r_runtime"
 within "write bytes/s" "$ss_w_bw" "$fio_w_bw" "$fio_w_runtime"
 }
 
+# After fio, idle: the totals of the session and of its one channel.
+"$st" --json -c >/tmp/ss.end 2>&1
+end=$(python3 - /tmp/ss.end "$tport" "$sess" <<'PY' 2>&1
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+t = [x for x in r["target_ports"] if x["name"] == sys.argv[2]][0]
+s = [x for x in t["sessions"] if x["name"] == sys.argv[3]][0]
+c = s["channels"][0]
+k = ("count", "p50", "p90", "p99", "buckets")
+print(len(s["channels"]), c["latency_read_us"]["count"] == c["cmds_read"],
+      c["latency_write_us"]["count"] == c["cmds_write"],
+      all(c[h][x] == s[h][x] for h in ("latency_read_us", "latency_write_us") for x in k),
+      c["latency_read_us"]["count"], c["latency_read_us"]["p50"], c["latency_read_us"]["p99"])
+PY
+)
+# shellcheck disable=SC2086 # seven words
+set -- $end
+is "$1 $2 $3 $4" "1 True True True" \
+	"totals after fio: one channel; its histograms hold its $5 reads and its writes, equal the session's (read p50 $6, p99 $7 us)"
+
 # The table.
 sed 's/^/# /' /tmp/ss.txt
 srow=$(awk -v s="$sess" '$1 == s' /tmp/ss.txt | tail -n 1)
 crow=$(awk '$1 == "ch"' /tmp/ss.txt | tail -n 1)
 rps=$(echo "$srow" | awk '{ print $2 }')
+# The channel row: ch N qp Q r/s w/s o/s rMiB/s wMiB/s r_p50 r_p90 r_p99 ...
+crp=$(echo "$crow" | awk '{ print $10, $11, $12 }')
 if [ -n "$crow" ] && python3 -c "import sys; sys.exit(not float('$rps') > 0)" 2>/dev/null; then
 	ok "table: the interval's session row (r/s $rps) and channel row"
 else
 	not_ok "table: the interval's session row and channel row"
+fi
+if python3 -c "import sys; p = [float(x) for x in sys.argv[1].split()]; sys.exit(not (len(p) == 3 and 0 < p[0] <= p[1] <= p[2]))" "$crp" 2>/dev/null; then
+	ok "table: the channel row's read p50 p90 p99 ($crp us)"
+else
+	not_ok "table: the channel row's read p50 p90 p99 ('$crp')"
 fi
 
 run_ok "logout" srp_logout_wait

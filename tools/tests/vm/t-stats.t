@@ -13,7 +13,13 @@
 # counts as LUN_RESET; after the logout the totals keep every number, and
 # after a second login they are the folded totals plus the new channel's
 # line; srp-hostile's RDMA READ with a wrong key counts as many RDMA errors
-# as the log reports, and its credit overrun as one credit closure.
+# as the log reports, and its credit overrun as one credit closure; a LUN
+# reset (sg_reset -d) while fio's reads wait in a slow backstore (null_blk
+# completing each after 1 s) aborts them: LIO sends no response for them
+# and the driver counts each in "aborted", so that the commands LIO
+# received for the ACL's mapped LUNs (their num_cmds) are those answered
+# (cmds_*) plus the aborted ones, at least one aborted (which ones and
+# how many depends on when the reset arrives: no fixed count).
 . "$SRPT_REPO/tools/vm/lib.sh"
 . "$SRPT_REPO/tools/vm/srp.sh"
 if ! ours; then
@@ -32,7 +38,7 @@ if srp_export_setup; then ok "ramdisk exported, no node ACL yet"; else
 P=$CFS/srpt/0x$RXE_GID_HEX/fabric_statistics/srpt
 A=$SRPT_TPG/acls/$ini/fabric_statistics/srpt
 
-common="aborted bytes_in bytes_out channels cmds_none cmds_read cmds_write credit_closures latency_read_us latency_write_us logins_accepted rdma_errors sq_waits tmfs"
+common="aborted bytes_in bytes_out channels channels_latency_read_us channels_latency_write_us cmds_none cmds_read cmds_write credit_closures latency_read_us latency_write_us logins_accepted rdma_errors sq_waits tmfs"
 # ls_dir DIR: the file names of DIR, sorted, on one line.
 # shellcheck disable=SC2012 # configfs attribute names: plain
 ls_dir() { (cd "$1" && ls | LC_ALL=C sort | tr '\n' ' '); }
@@ -208,5 +214,62 @@ else
 	not_ok "srp-hostile (make tools) and its ACL"
 fi
 
+# 8. Aborted commands: a LUN reset while reads wait in a slow backstore.
+# The reset answers once the backstore returned the reads it aborts
+# (1 s), within ib_srp's 5 s task management timeout.
+# received: the commands LIO received for the ACL's mapped LUNs.
+received() {
+	cat "$SRPT_TPG/acls/$ini"/lun_*/statistics/scsi_auth_intr/num_cmds |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+# answered DIR: commands answered (cmds_none + cmds_write + cmds_read).
+answered() { echo $(($(cat "$1"/cmds_none) + $(cat "$1"/cmds_write) + $(cat "$1"/cmds_read))); }
+# inprog: commands in progress on the ACL's channels (its info file).
+inprog() {
+	sed -n 's/.* \([0-9]*\) commands in progress.*/\1/p' "$SRPT_TPG/acls/$ini/info" |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+idle() { [ "$(inprog)" = 0 ]; }
+# gap: received - answered - aborted, constant while nothing is in progress.
+gap() { echo $(($(received) - $(answered "$A") - $(cat "$A"/aborted))); }
+slow=$CFS/core/iblock_1/slow
+if modprobe null_blk nr_devices=1 gb=1 irqmode=2 completion_nsec=1000000000 &&
+	wait_until 5 test -b /dev/nullb0 && mkdir -p "$slow" &&
+	echo udev_path=/dev/nullb0 >"$slow"/control && echo 1 >"$slow"/enable &&
+	srp_lun_add 2 "$slow" && mkdir -p "$SRPT_TPG/acls/$ini/lun_2" &&
+	ln -s "$SRPT_TPG"/lun/lun_2 "$SRPT_TPG/acls/$ini/lun_2/lun_2"; then
+	ok "LUN 2: null_blk completing each command after 1 s, mapped for ib_srp"
+else
+	not_ok "LUN 2: a slow null_blk backstore"
+fi
+if srp_login ch_count=1 && sdisk=$(srp_lun_disk 2 60); then
+	ok "login: LUN 2 is $sdisk"
+	command -v udevadm >/dev/null && udevadm settle 2>/dev/null
+	wait_until 60 idle || diag "the ACL's channel still has $(inprog) commands in progress"
+	g0=$(gap) ab0=$(cat "$A"/aborted) pab0=$(cat "$P"/aborted) r0=$(row "$A" tmfs LUN_RESET)
+	fio --name=slow --filename="$sdisk" --allow_file_create=0 --rw=randread --bs=4k \
+		--size=16m --direct=1 --ioengine=libaio --iodepth=8 --norandommap \
+		--time_based --runtime=8 --output=/tmp/fio.slow >/dev/null 2>&1 &
+	fpid=$!
+	sdev=${sdisk#/dev/}
+	# reading: the initiator has reads outstanding on the slow disk.
+	reading() { [ "$(awk '{ print $1 }' /sys/block/"$sdev"/inflight)" -gt 0 ]; }
+	run_ok "fio's reads are in flight on $sdisk" wait_until 30 reading
+	run_ok "sg_reset -d $sdisk (LUN reset) while they wait" sg_reset -d "$sdisk"
+	wait "$fpid" || { diag "fio on $sdisk failed:"; sed 's/^/# /' /tmp/fio.slow | head -n 20; }
+	run_ok "after fio, no command in progress" wait_until 60 idle
+	ab=$(($(cat "$A"/aborted) - ab0)) pab=$(($(cat "$P"/aborted) - pab0))
+	if [ "$ab" -ge 1 ]; then ok "aborted: $ab of the reads the LUN reset found in the backstore"; else
+		not_ok "aborted: at least 1 read the LUN reset found in the backstore (got $ab)"; fi
+	is "$(gap)" "$g0" \
+		"aborted: the commands LIO received for the ACL equal those answered plus the $ab aborted"
+	is "$pab $(($(row "$A" tmfs LUN_RESET) - r0))" "$ab 1" \
+		"aborted: the target port counted the same; one LUN_RESET"
+	run_ok "logout" srp_logout_wait
+else
+	not_ok "login with LUN 2"
+fi
+
 run_ok "target teardown" srp_export_teardown
+modprobe -r null_blk
 run_ok "rmmod after teardown" rmmod ib_srpt
