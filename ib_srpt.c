@@ -3722,6 +3722,21 @@ static void srpt_count_refused(struct ib_device *dev, u32 port_num,
 }
 
 /**
+ * srpt_ch_count_refused() - count a login refused after a target port took it
+ * @ch: the login's channel, listed still: its target port cannot go away.
+ * @reason: SRPT_REJ_* sent.
+ *
+ * Counted on the channel's own target port only, as its acceptance would
+ * have been (srpt_count_refused() counts on every port name bound).
+ */
+static void srpt_ch_count_refused(struct srpt_rdma_ch *ch, u32 reason)
+{
+	mutex_lock(&srpt_ch_mutex);
+	ch->tport->totals.v[SRPT_STAT_LOGINS_REFUSED + srpt_rej_kind(reason)]++;
+	mutex_unlock(&srpt_ch_mutex);
+}
+
+/**
  * srpt_login_abort() - undo a login that will not be accepted
  * @ch: channel the login path still owns; no request reached it (the
  *	initiator has no REP or accept yet).
@@ -3964,10 +3979,7 @@ static struct srpt_rdma_ch *srpt_login(struct srpt_port *sport,
 
 abort:
 	/* Listed still: its target port cannot go away before the abort. */
-	mutex_lock(&srpt_ch_mutex);
-	ch->tport->totals.v[SRPT_STAT_LOGINS_REFUSED +
-			    srpt_rej_kind(*reason)]++;
-	mutex_unlock(&srpt_ch_mutex);
+	srpt_ch_count_refused(ch, *reason);
 	lc->counted = true;
 	srpt_login_abort(ch);
 	return NULL;
@@ -4216,7 +4228,7 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 	u8 rsp[SRPT_LOGIN_RSP_LEN];
 	u8 rej[SRPT_LOGIN_REJ_LEN];
 	u32 reason = SRPT_REJ_UNABLE_ESTABLISH;
-	int ret;
+	int ret, rej_ret;
 
 	lc = srpt_fail(SRPT_FAULT_IB_CM_LOGIN) ? NULL :
 	     kzalloc(sizeof(*lc), GFP_KERNEL);
@@ -4267,12 +4279,14 @@ static int srpt_ib_cm_req(struct ib_cm_id *cm_id,
 		pr_warn("%s: sending the REP failed (%d); login rejected (%s)\n",
 			ch->name, ret,
 			srpt_login_rej_msg(SRPT_REJ_NO_RESOURCES));
-		srpt_count_refused(ch->sport->sdev->device,
-				   ch->sport->port_num, SRPT_REJ_NO_RESOURCES);
+		srpt_ch_count_refused(ch, SRPT_REJ_NO_RESOURCES);
 		srpt_build_login_rej(rej, sizeof(rej), lc->req.tag,
 				     SRPT_REJ_NO_RESOURCES);
-		ib_send_cm_rej(cm_id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0, rej,
-			       sizeof(rej));
+		rej_ret = ib_send_cm_rej(cm_id, IB_CM_REJ_CONSUMER_DEFINED,
+					 NULL, 0, rej, sizeof(rej));
+		if (rej_ret)
+			pr_warn("%s: sending the REJ failed too (%d)\n",
+				ch->name, rej_ret);
 	}
 	srpt_login_done(ch, !ret);
 	kfree(lc);
