@@ -5227,7 +5227,8 @@ CONFIGFS_ATTR_RO(srpt_stat_, latency_write_us);
  * @page: output, one page.
  *
  * One line per live channel of the ACL or target port: its id and name,
- * then its counters as "name value" pairs (TMFs summed).
+ * then its counters as "name value" pairs (TMFs summed).  A line that does
+ * not fit in the page is left out whole, as are those after it.
  *
  * Return: bytes written, or -ENOMEM.
  */
@@ -5236,7 +5237,7 @@ static ssize_t srpt_stat_channels_show(struct config_item *item, char *page)
 	struct srpt_stats_dir *dir = srpt_item_to_stats_dir(item);
 	struct srpt_rdma_ch *ch;
 	struct srpt_stats *c;
-	ssize_t len = 0;
+	ssize_t len = 0, start;
 	u64 tmfs;
 	int i;
 
@@ -5251,6 +5252,7 @@ static ssize_t srpt_stat_channels_show(struct config_item *item, char *page)
 		srpt_ch_stats_add(ch, c);
 		for (tmfs = 0, i = 0; i < SRPT_TMF_KINDS; i++)
 			tmfs += c->v[SRPT_STAT_TMFS + i];
+		start = len;
 		len += sysfs_emit_at(page, len,
 				     "ch %u name %s cmds_none %llu cmds_write %llu cmds_read %llu bytes_in %llu bytes_out %llu tmfs %llu aborted %llu rdma_errors %llu sq_waits %llu credit_closures %llu\n",
 				     ch->id, ch->name,
@@ -5263,6 +5265,11 @@ static ssize_t srpt_stat_channels_show(struct config_item *item, char *page)
 				     c->v[SRPT_STAT_RDMA_ERRORS],
 				     c->v[SRPT_STAT_SQ_WAITS],
 				     c->v[SRPT_STAT_CREDIT_CLOSURES]);
+		/* Cut short by the end of the page: without its newline. */
+		if (!len || page[len - 1] != '\n') {
+			len = start;
+			break;
+		}
 	}
 	mutex_unlock(&srpt_ch_mutex);
 	kfree(c);

@@ -58,6 +58,7 @@ many() {
 		sed 's/^/# /' /tmp/many.out
 	fi
 	diag "$1: $(grep "^logins:" /tmp/many.out)"
+	[ "$1" != ours ] || page_files
 	eval "kib_$1=\$((kib_$1 + (m0 - m1) / n))"
 	diag "$1: $(((m0 - m1) / n)) KiB of MemAvailable per channel"
 	kill "$pid"
@@ -66,6 +67,36 @@ many() {
 		not_ok "$1: all $n channels gone"; diag "$(srpt_channels) left"; fi
 	srp_export_teardown >/dev/null 2>&1
 	if srpt_unload; then ok "$1: rmmod"; else not_ok "$1: rmmod"; fi
+}
+
+# page_files: the target port's per-channel statistics with $n channels,
+# more lines than a page holds: each file is whole lines only (one cut at
+# the page's end is left out with those after it), channels' lines end with
+# their last counter.
+page_files() {
+	P=$CFS/srpt/0x$RXE_GID_HEX/fabric_statistics/srpt
+	for f in channels channels_latency_read_us; do
+		cat "$P/$f" >/tmp/page.out 2>/dev/null
+		size=$(wc -c </tmp/page.out) lines=$(wc -l </tmp/page.out)
+		# A line: "ch N name NAME", then channels' "COUNTER N" pairs, the
+		# last credit_closures, or the latency file's bucket pairs.
+		case $f in
+		channels) tail_re=' cmds_none [0-9].* credit_closures [0-9][0-9]*' ;;
+		*) tail_re='\( [0-9][0-9]* [0-9][0-9]*\)*' ;;
+		esac
+		bad=$(grep -cv "^ch [0-9][0-9]* name [^ ][^ ]*$tail_re\$" /tmp/page.out |
+			sed 's/^0$//')
+		if [ "$lines" -gt 1 ] && [ "$lines" -lt "$n" ] && [ "$size" -lt 4096 ] &&
+			[ "$(tail -c 1 /tmp/page.out | od -An -c | tr -d ' ')" = '\n' ] &&
+			[ -z "$bad" ]; then
+			ok "ours: $f with $n channels: $lines whole lines, $size bytes"
+		else
+			not_ok "ours: $f with $n channels: whole lines within a page"
+			diag "$lines lines, $size bytes, lines not whole: ${bad:-0}"
+			# The last line may lack its newline: one for TAP.
+			{ tail -n 2 /tmp/page.out; echo; } | sed '/^$/d; s/^/# /'
+		fi
+	done
 }
 
 kib_intree=0 kib_ours=0
