@@ -35,6 +35,11 @@
 #                    and driver, a cost that does not move with the host's
 #                    load; runs TCG single-threaded (slower, both vCPUs on
 #                    one host thread)
+#   SRPT_KERNEL      one of Debian's other kernels (tools/kernels.sh:
+#                    bpo-6.12, trixie-6.12, trixie-bpo): the VM boots it,
+#                    A is that kernel's own in-tree ib_srpt and B ours
+#                    built for it (as "SRPT_KERNEL=... tools/check.sh vm");
+#                    BENCH_A_KO must then be built for that kernel too
 # A full run takes about an hour on 2 cores under TCG.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -78,6 +83,22 @@ if [ -n "${BENCH_A_KO:-}" ] && [ ! -f "$BENCH_A_KO" ]; then
 fi
 echo "bench: parameters ($out/params):"
 sed 's/^/  /' "$out/params"
+
+# The kernel to boot, as tools/check.sh does: SRPT_VM_KERNEL already set
+# wins.
+case ${SRPT_KERNEL:-host} in
+host) ;;
+*)
+	if [ -z "${SRPT_VM_KERNEL:-}" ]; then
+		kenv=$(tools/kernels.sh vmenv "$SRPT_KERNEL") || {
+			echo "bench: kernel $SRPT_KERNEL not ready (tools/kernels.sh vmenv)" >&2
+			exit 1
+		}
+		eval "$kenv"
+	fi
+	echo "bench: kernel $SRPT_KERNEL: $SRPT_VM_KERNEL, B is $SRPT_KO"
+	;;
+esac
 
 vm=$out/vm
 rm -f "$out/insn.snap"

@@ -36,6 +36,9 @@ mkdir -p "$out/fio" "$out/perf"
 runs=$out/runs.tsv
 probe=$SRPT_REPO/build/srp-probe/srp-probe
 progress() { echo "# $(date +%H:%M:%S) $*"; }
+# B: vmtest's SRPT_KO when it boots another kernel than the host's (bench.sh
+# with SRPT_KERNEL: ours built for that kernel), else the checkout's build.
+ours_ko=${SRPT_KO:-$SRPT_REPO/ib_srpt.ko}
 
 rxe_setup || { not_ok "soft-RoCE set up"; exit 1; }
 modprobe -a configfs target_core_mod ib_core ib_cm rdma_cm
@@ -76,7 +79,7 @@ fi
 
 # driver_load A|A1|A2|B: the in-tree module (or BENCH_A_KO) or ours.
 driver_load() {
-	SRPT_UNDER_TEST=ours SRPT_KO=$SRPT_REPO/ib_srpt.ko
+	SRPT_UNDER_TEST=ours SRPT_KO=$ours_ko
 	if [ "$1" != B ]; then
 		if [ -n "${BENCH_A_KO:-}" ]; then
 			SRPT_KO=$BENCH_A_KO
