@@ -14,7 +14,7 @@ PKGS="build-essential kmod bc flex bison libelf-dev libssl-dev dwarves
       rdma-core ibverbs-utils rdmacm-utils libibverbs-dev librdmacm-dev
       libibumad-dev
       infiniband-diags srptools
-      fio sg3-utils iproute2 util-linux
+      fio sg3-utils iproute2 util-linux dmsetup
       clang llvm libclang-rt-14-dev patch
       debhelper dh-dkms dkms lintian shellcheck python3-docutils pyflakes3
       linux-perf python3-matplotlib

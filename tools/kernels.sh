@@ -263,7 +263,7 @@ chroot_ensure() {
 root_base="python3 kmod iproute2 procps util-linux findutils diffutils file
 	bsdextrautils xz-utils
 	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils infiniband-diags
-	srptools fio sg3-utils targetcli-fb python3-rtslib-fb dbus
+	srptools fio sg3-utils dmsetup targetcli-fb python3-rtslib-fb dbus
 	dkms gcc make binutils perl openssl"
 root_ensure() {
 	# shellcheck disable=SC2086 # a list of package names

@@ -102,6 +102,13 @@ else
 	not_ok "apt-get install ./ib-srpt-dkms ./ib-srpt-tools (offline; DKMS builds)"
 fi
 diag "install and DKMS build took $(($(date +%s) - t0)) s"
+# Of that, the compiler's part: make.log starts with the date DKMS wrote
+# before make and was last written when make ended (DKMS moves it after).
+for _f in "/var/lib/dkms/ib_srpt/$ver/$kver"/*/log/make.log; do
+	[ -f "$_f" ] || continue
+	_b0=$(date -d "$(sed -n 2p "$_f")" +%s 2>/dev/null) &&
+		diag "of which DKMS's make (make.log) $(($(stat -c %Y "$_f") - _b0)) s"
+done
 # Its standard output: Debian 12's DKMS warns on standard error when the
 # headers' vmlinux has no .comment section (readelf; bookworm-backports'
 # 6.12), which is no status.
@@ -148,8 +155,10 @@ run_ok "logout, channels released" srp_logout_wait
 srp_export_teardown
 run_ok "rmmod ib_srpt" rmmod ib_srpt
 
+t1=$(date +%s)
 run_ok "apt-get purge ib-srpt-dkms ib-srpt-tools" \
 	apt_local purge -y ib-srpt-dkms ib-srpt-tools
+diag "purge (DKMS's remove and depmod) took $(($(date +%s) - t1)) s"
 is "$(dkms status -m ib_srpt 2>&1)" "" "dkms status: ib_srpt gone"
 run_fails "updates/dkms/$ko removed" test -e "$dkms_ko"
 run_fails "/usr/src/ib_srpt-$ver removed" test -e "/usr/src/ib_srpt-$ver"

@@ -100,29 +100,46 @@ else
 fi
 
 # A command that stays in the backend holds its channel's release, and the
-# release names it: a null_blk disk that completes each request after 40 s
-# (its request timeout raised beyond that) as LUN 1, one block written to
-# it by srp-probe, the TPG disabled while the write waits.  Within 30 s
-# of the close the release logs the tag it waits for, LIO's; once the
-# disk answered, the channel is released.
+# release names it: a device-mapper "delay" disk that holds each write
+# 40 s (reads pass at once) over a null_blk disk, as LUN 1, one block
+# written to it by srp-probe, the TPG disabled while the write waits.
+# Within 30 s of the close the release logs the tag it waits for, LIO's;
+# once the disk answered, the channel is released.  (Not null_blk's own
+# completion_nsec: that delays every request, the partition scan's reads
+# in modprobe too, and each of the kernel's 12 partition table parsers
+# reads its sector again after null_blk's 5 s request timeout failed it,
+# 40 s each: modprobe alone took about 480 s.  A dm disk has no
+# partition scan, and its reads are not delayed.)
 slow=$CFS/core/iblock_1/slow
 slow_setup() {
-	modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=40000000000 &&
+	modprobe null_blk nr_devices=1 gb=1 &&
 		wait_until 5 test -b /dev/nullb0 &&
-		echo 120000 >/sys/block/nullb0/queue/io_timeout &&
+		modprobe dm_delay &&
+		echo "0 $(cat /sys/block/nullb0/size) delay /dev/nullb0 0 0 /dev/nullb0 0 40000" |
+		dmsetup create --noudevsync srpt_slow &&
+		_ss_dev=/dev/$(dmsetup info -c --noheadings -o blkdevname srpt_slow) &&
+		wait_until 5 test -b "$_ss_dev" &&
 		mkdir -p "$slow" &&
-		echo "udev_path=/dev/nullb0" >"$slow/control" &&
+		echo "udev_path=$_ss_dev" >"$slow/control" &&
 		echo 1 >"$slow/enable" &&
 		srp_lun_add 1 "$slow" &&
 		mkdir -p "$SRPT_TPG/acls/$hi/lun_1" &&
 		ln -s "$SRPT_TPG/lun/lun_1" "$SRPT_TPG/acls/$hi/lun_1/lun_1"
 }
-run_ok "LUN 1: a null_blk disk that completes after 40 s" slow_setup
+# slow_held: the delay target holds a write (or a flush) now.  Its status
+# counts the bios it holds: reads, writes, flushes (dm counts them in the
+# disk's inflight only once they are passed on).
+slow_held() {
+	dmsetup status srpt_slow |
+		awk '$3 == "delay" && $5 + $6 > 0 { held = 1 } END { exit !held }'
+}
+run_ok "LUN 1: a disk that holds each write 40 s (dm-delay over null_blk)" slow_setup
 "$bin"/srp-probe -q -I $hi -e "$(srpt_guid16)" -l 1 -w 1 -t 120 \
 	"$SRPT_IP" "$SRPT_CM_PORT" >/tmp/slow.out 2>&1 &
 sp=$!
-if wait_until 30 disk_busy /dev/nullb0; then ok "a write waits in the slow disk"; else
-	not_ok "a write waits in the slow disk"; sed 's/^/# /' /tmp/slow.out; fi
+if wait_until 30 slow_held; then ok "a write waits in the slow disk"; else
+	not_ok "a write waits in the slow disk"; diag "dmsetup status: $(dmsetup status srpt_slow 2>&1)"
+	sed 's/^/# /' /tmp/slow.out; fi
 kmsg_sync
 rel0=$(kmsg_count "ib_srpt: $hi-[0-9]*: released")
 run_ok "TPG disabled with the write in the disk" bounded 30 sh -c "echo 0 >$SRPT_TPG/enable"
