@@ -1278,9 +1278,9 @@ static void srpt_recv_repost(struct srpt_rdma_ch *ch, struct srpt_recv *r)
  * full the command waits on ch->sq_wait, in order, until completions free
  * room.  Nothing is ever dropped for lack of room.
  *
- * The receive buffer of a request is reposted when its response is built
- * (its immediate data is no longer needed then), and the credit it returns
- * rides in that response.
+ * The receive buffer of a request is reposted when its response is posted,
+ * under the same lock (its immediate data is no longer needed then), and
+ * the credit it returns rides in that response.
  */
 
 static inline struct srpt_cmd *srpt_se_cmd_to_cmd(struct se_cmd *se_cmd)
@@ -1372,7 +1372,9 @@ static void srpt_put_cmd(struct srpt_cmd *cmd)
 	unsigned long flags;
 	bool last;
 
-	srpt_free_rw(cmd);
+	/* Immediate data in place holds nothing to free. */
+	if (cmd->nrw || cmd->table || cmd->imm_copy)
+		srpt_free_rw(cmd);
 	srpt_cmd_release_recv(cmd);
 
 	spin_lock_irqsave(&ch->lock, flags);
@@ -1417,11 +1419,13 @@ static inline bool srpt_set_cmd_state(struct srpt_cmd *cmd,
  * @cmd: command.
  * @op: what to post.
  *
- * Called with ch->lock held and the room reserved.
+ * Called with ch->lock held and the room reserved.  Inline: every I/O
+ * posts through srpt_sq_post().
  *
  * Return: the result of ib_post_send().
  */
-static int srpt_sq_issue(struct srpt_cmd *cmd, enum srpt_sq_op op)
+static __always_inline int srpt_sq_issue(struct srpt_cmd *cmd,
+					 enum srpt_sq_op op)
 {
 	struct srpt_rdma_ch *ch = cmd->ch;
 	u32 port = ch->sport->port_num;
@@ -1507,52 +1511,15 @@ static void srpt_sq_fail(struct srpt_cmd *cmd, enum srpt_sq_op op)
 }
 
 /**
- * srpt_sq_post() - post now, or queue until the send queue has room
- * @cmd: command.
- * @op: what to post.
- * @nwrs: send queue entries it takes (at most ch->sq_size).
- *
- * Commands go out in the order they asked.  Once the channel drains,
- * nothing is posted and the command is finished locally.
- */
-static void srpt_sq_post(struct srpt_cmd *cmd, enum srpt_sq_op op, u32 nwrs)
-{
-	struct srpt_rdma_ch *ch = cmd->ch;
-	unsigned long flags;
-	int ret = 0;
-
-	spin_lock_irqsave(&ch->lock, flags);
-	if (ch->state >= SRPT_CH_DRAINING) {
-		ret = -ESHUTDOWN;
-	} else if (!list_empty(&ch->sq_wait) || ch->sq_avail < nwrs) {
-		cmd->sq_op = op;
-		cmd->sq_wrs = nwrs;
-		list_add_tail(&cmd->sq_entry, &ch->sq_wait);
-		WRITE_ONCE(ch->sq_waits, ch->sq_waits + 1);
-		trace_srpt_sq_full(cmd, op, nwrs, ch->sq_avail);
-	} else {
-		ch->sq_avail -= nwrs;
-		cmd->sq_wrs = nwrs;
-		ret = srpt_sq_issue(cmd, op);
-		if (ret)
-			ch->sq_avail += nwrs;
-	}
-	spin_unlock_irqrestore(&ch->lock, flags);
-	if (ret) {
-		if (ret != -ESHUTDOWN)
-			pr_warn_ratelimited("%s: posting a work request for tag 0x%llx failed (%d)\n",
-					    ch->name, cmd->tag, ret);
-		srpt_sq_fail(cmd, op);
-	}
-}
-
-/**
  * srpt_sq_resume() - post what waited for send queue room
  * @ch: channel.
  * @flags: what spin_lock_irqsave() of ch->lock saved; the lock is held on
  *	entry and released here.
  *
- * Out of line: commands wait only while the send queue is full.
+ * Out of line: commands wait only while the send queue is full.  Room is
+ * taken from ch->sq_avail only under ch->lock, so what is read here can
+ * only grow (completions give room back without the lock) until it is
+ * taken.
  */
 static noinline void srpt_sq_resume(struct srpt_rdma_ch *ch,
 				    unsigned long flags)
@@ -1564,14 +1531,14 @@ static noinline void srpt_sq_resume(struct srpt_rdma_ch *ch,
 	lockdep_assert_held(&ch->lock);
 	list_for_each_entry_safe(cmd, tmp, &ch->sq_wait, sq_entry) {
 		if (ch->state >= SRPT_CH_DRAINING ||
-		    cmd->sq_wrs > ch->sq_avail)
+		    cmd->sq_wrs > atomic_read(&ch->sq_avail))
 			break;
 		list_del(&cmd->sq_entry);
-		ch->sq_avail -= cmd->sq_wrs;
+		atomic_sub(cmd->sq_wrs, &ch->sq_avail);
 		trace_srpt_sq_resume(cmd, cmd->sq_op, cmd->sq_wrs,
-				     ch->sq_avail);
+				     atomic_read(&ch->sq_avail));
 		if (srpt_sq_issue(cmd, cmd->sq_op)) {
-			ch->sq_avail += cmd->sq_wrs;
+			atomic_add(cmd->sq_wrs, &ch->sq_avail);
 			list_add_tail(&cmd->sq_entry, &failed);
 		}
 	}
@@ -1584,6 +1551,105 @@ static noinline void srpt_sq_resume(struct srpt_rdma_ch *ch,
 }
 
 /**
+ * srpt_rsp_grant() - repost a response's receive buffer, and fill in the
+ *	credits the response grants
+ * @cmd: command whose response is built (SRPT_SQ_RSP).
+ * @r: its receive buffer of the channel's own ring, the IU in it not looked
+ *	at any more, or NULL (none, or an SRQ buffer, reposted already).
+ *
+ * Called with ch->lock held and the channel not draining: the section that
+ * posts the response posts the receive too, one lock round trip for both.
+ * The credit @r returns is in this very response; when @r cannot be
+ * posted, its credit stays with it (the initiator is never granted a
+ * request the ring has no buffer for).
+ *
+ * Return: 0 or the error of ib_post_recv().
+ */
+static inline int srpt_rsp_grant(struct srpt_cmd *cmd, struct srpt_recv *r)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	u32 own = 0;
+	int ret = 0;
+
+	lockdep_assert_held(&ch->lock);
+	if (r) {
+		ret = srpt_post_recv(ch, r);
+		own = !ret && r->credit;
+	}
+	cmd->rsp_credits = atomic_xchg(&ch->credits, 0) + own;
+	if (cmd->rsp_len)
+		srpt_rsp_set_credits(cmd->rsp, cmd->rsp_credits);
+	return ret;
+}
+
+/**
+ * srpt_sq_post() - post now, or queue until the send queue has room
+ * @cmd: command.
+ * @op: what to post.
+ * @nwrs: send queue entries it takes (at most ch->sq_size).
+ * @r: for SRPT_SQ_RSP, the receive buffer to repost in the same lock
+ *	section (srpt_rsp_grant()), or NULL; NULL for the other ops.
+ *
+ * Commands go out in the order they asked.  Once the channel drains,
+ * nothing is posted (@r neither) and the command is finished locally.
+ */
+static void srpt_sq_post(struct srpt_cmd *cmd, enum srpt_sq_op op, u32 nwrs,
+			 struct srpt_recv *r)
+{
+	struct srpt_rdma_ch *ch = cmd->ch;
+	struct srpt_cmd *first;
+	bool resume = false;
+	unsigned long flags;
+	int rret = 0;
+	int ret = 0;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->state >= SRPT_CH_DRAINING) {
+		ret = -ESHUTDOWN;
+		goto unlock;
+	}
+	if (op == SRPT_SQ_RSP)
+		rret = srpt_rsp_grant(cmd, r);
+	if (!list_empty(&ch->sq_wait) ||
+	    atomic_read(&ch->sq_avail) < nwrs) {
+		cmd->sq_op = op;
+		cmd->sq_wrs = nwrs;
+		list_add_tail(&cmd->sq_entry, &ch->sq_wait);
+		WRITE_ONCE(ch->sq_waits, ch->sq_waits + 1);
+		trace_srpt_sq_full(cmd, op, nwrs, atomic_read(&ch->sq_avail));
+		/*
+		 * Pairs with srpt_sq_complete(): it gives room back, then
+		 * looks for waiters without ch->lock.  Either it sees this
+		 * one, or the room it gave is seen here, and posted.
+		 */
+		smp_mb();
+		first = list_first_entry(&ch->sq_wait, struct srpt_cmd,
+					 sq_entry);
+		resume = atomic_read(&ch->sq_avail) >= first->sq_wrs;
+	} else {
+		atomic_sub(nwrs, &ch->sq_avail);
+		cmd->sq_wrs = nwrs;
+		ret = srpt_sq_issue(cmd, op);
+		if (ret)
+			atomic_add(nwrs, &ch->sq_avail);
+	}
+unlock:
+	if (unlikely(resume))
+		srpt_sq_resume(ch, flags);
+	else
+		spin_unlock_irqrestore(&ch->lock, flags);
+	if (unlikely(rret))
+		pr_warn_ratelimited("%s: receive buffer not reposted (%d); one credit less\n",
+				    ch->name, rret);
+	if (ret) {
+		if (ret != -ESHUTDOWN)
+			pr_warn_ratelimited("%s: posting a work request for tag 0x%llx failed (%d)\n",
+					    ch->name, cmd->tag, ret);
+		srpt_sq_fail(cmd, op);
+	}
+}
+
+/**
  * srpt_sq_complete() - give back send queue room and post what waited for it
  * @ch: channel.
  * @nwrs: entries a completed post had reserved.
@@ -1592,12 +1658,16 @@ static void srpt_sq_complete(struct srpt_rdma_ch *ch, u32 nwrs)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&ch->lock, flags);
-	ch->sq_avail += nwrs;
-	if (likely(list_empty(&ch->sq_wait))) {
-		spin_unlock_irqrestore(&ch->lock, flags);
+	atomic_add(nwrs, &ch->sq_avail);
+	/*
+	 * Room given back, then waiters looked for, without ch->lock while
+	 * nothing waits: pairs with the barrier of srpt_sq_post() between
+	 * queueing a command and reading the room.
+	 */
+	smp_mb__after_atomic();
+	if (likely(list_empty(&ch->sq_wait)))
 		return;
-	}
+	spin_lock_irqsave(&ch->lock, flags);
 	srpt_sq_resume(ch, flags);
 }
 
@@ -1621,33 +1691,47 @@ static void srpt_build_sense(u8 *buf, u8 key, u8 asc, u8 ascq)
 /**
  * srpt_send_rsp() - build a response into the command's buffer and post it
  * @cmd: command.
- * @info: response fields; the credits are filled in here.
+ * @info: response fields; its credits are not used: srpt_rsp_grant()
+ *	writes them into the built response when it is posted.
  * @with_data: whether the DATA-IN RDMA WRITEs go in front of it.
  *
- * The receive buffer is reposted first, so the credit it returns is in
- * this very response.
+ * The receive buffer is reposted in the lock section that posts the
+ * response (an SRQ buffer first, without that lock), so the credit it
+ * returns is in this very response.
  */
 static void srpt_send_rsp(struct srpt_cmd *cmd, struct srpt_rsp_info *info,
 			  bool with_data)
 {
 	struct srpt_rdma_ch *ch = cmd->ch;
+	struct srpt_recv *r = cmd->recv;
 	u32 nwrs = 1;
 
 	/* While the IU (and the CDB in it) is still ours. */
 	trace_srpt_rsp_send(cmd, info, with_data);
 	srpt_set_cmd_state(cmd, SRPT_CMD_RSP);
-	srpt_cmd_release_recv(cmd);
+	if (r) {
+		cmd->recv = NULL;
+		if (r->srq) {
+			/* Not under ch->lock: its credit is counted now. */
+			srpt_recv_repost(ch, r);
+			r = NULL;
+		} else if (r->credit) {
+			/* Before the credit can reach the initiator. */
+			atomic_dec(&ch->reqs_held);
+		}
+	}
 	info->tag = cmd->tag;
-	info->req_lim_delta = atomic_xchg(&ch->credits, 0);
-	cmd->rsp_credits = info->req_lim_delta;
+	/* srpt_rsp_grant() sets them, when the response is posted. */
+	info->req_lim_delta = 0;
+	cmd->rsp_credits = 0;
 	cmd->rsp_len = srpt_build_rsp(cmd->rsp, ch->max_ti_iu_len, info);
 	cmd->rsp_with_data = with_data && cmd->nrw;
 	if (cmd->rsp_with_data)
 		nwrs += cmd->data_wrs;
-	pr_debug("%s: tag 0x%llx: response status 0x%x, %u credits, %u bytes%s\n",
-		 ch->name, cmd->tag, info->status, info->req_lim_delta,
-		 cmd->rsp_len, cmd->rsp_with_data ? " after DATA-IN" : "");
-	srpt_sq_post(cmd, SRPT_SQ_RSP, nwrs);
+	pr_debug("%s: tag 0x%llx: response status 0x%x, %u bytes%s\n",
+		 ch->name, cmd->tag, info->status, cmd->rsp_len,
+		 cmd->rsp_with_data ? " after DATA-IN" : "");
+	srpt_sq_post(cmd, SRPT_SQ_RSP, nwrs, r);
 }
 
 /**
@@ -1932,7 +2016,7 @@ static void srpt_fetch_table(struct srpt_cmd *cmd)
 		return;
 	}
 	cmd->table_mapped = true;
-	srpt_sq_post(cmd, SRPT_SQ_TABLE, ret);
+	srpt_sq_post(cmd, SRPT_SQ_TABLE, ret, NULL);
 }
 
 /**
@@ -2414,7 +2498,7 @@ static int srpt_write_pending(struct se_cmd *se_cmd)
 	pr_debug("%s: tag 0x%llx: fetching %u bytes of DATA-OUT in %u buffer(s), %u work requests\n",
 		 cmd->ch->name, cmd->tag, cmd->data_len, cmd->nrw,
 		 cmd->data_wrs);
-	srpt_sq_post(cmd, SRPT_SQ_DATA_OUT, cmd->data_wrs);
+	srpt_sq_post(cmd, SRPT_SQ_DATA_OUT, cmd->data_wrs, NULL);
 	return 0;
 }
 
@@ -2907,7 +2991,7 @@ static int srpt_ch_create_qp(struct srpt_rdma_ch *ch)
 		sq_size = attr.cap.max_send_wr - 1;
 	}
 	ch->sq_size = sq_size;
-	ch->sq_avail = sq_size;
+	atomic_set(&ch->sq_avail, sq_size);
 	ch->qp_num = ch->qp->qp_num;
 	return 0;
 }

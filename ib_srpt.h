@@ -508,7 +508,8 @@ enum srpt_sq_op {
  * @se_cmd: LIO's view of the command.
  * @ch: owning channel.
  * @recv: receive buffer holding the request IU, until it is reposted (the
- *	IU and any immediate data in it stay valid until then).
+ *	IU and any immediate data in it stay valid until then); the response
+ *	takes it over when it is built, and reposts it as it is posted.
  * @state: enum srpt_cmd_state: raised by srpt_set_cmd_state() (a
  *	compare-and-swap), set to FREE and NEW under @ch->lock by whoever
  *	owns the context (putting it on or taking it off @ch->free_cmds).
@@ -626,13 +627,15 @@ struct srpt_cmd {
  * @rq_size: receive buffers in @recvs, command contexts in @cmds.
  * @sq_size: send queue entries usable: what the TPG asked for, bounded by
  *	what the QP really got (one more is kept for the drain).
- * @lock: protects @state, @login_busy, @sq_avail, @sq_wait, @sq_waits,
- *	@free_cmds, @recv_wait, and the FREE/NEW moves of srpt_cmd.state.
+ * @lock: protects @state, @login_busy, @sq_wait, @sq_waits, @free_cmds,
+ *	@recv_wait, the FREE/NEW moves of srpt_cmd.state, and taking room
+ *	from @sq_avail.
  * @state: enum srpt_ch_state.
  * @login_busy: the login path still owns the channel (its REP or accept is
  *	not yet out): srpt_ch_close() only marks it closing and leaves the
  *	disconnect and the release to srpt_login_done().
- * @sq_avail: send queue entries not reserved.
+ * @sq_avail: send queue entries not reserved.  Taken under @lock; given
+ *	back without it (srpt_sq_complete()).
  * @sq_wait: commands waiting, in order, for send queue room.
  * @sq_waits: how many commands had to wait for send queue room (the
  *	"full N times" of the ACL's info file; read there without @lock).
@@ -684,7 +687,7 @@ struct srpt_rdma_ch {
 	spinlock_t		lock;	/* see above */
 	enum srpt_ch_state	state;
 	bool			login_busy;
-	u32			sq_avail;
+	atomic_t		sq_avail;
 	struct list_head	sq_wait;
 	u32			sq_waits;
 	struct list_head	free_cmds;

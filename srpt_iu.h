@@ -822,6 +822,19 @@ static inline size_t srpt_build_rsp(void *buf, size_t max_len,
 	return (size_t)SRPT_RSP_LEN + resp_len + sense_len;
 }
 
+/**
+ * srpt_rsp_set_credits() - set the request limit delta of a built SRP_RSP
+ * @buf: an SRP_RSP srpt_build_rsp() wrote (at least SRPT_RSP_LEN bytes).
+ * @req_lim_delta: the credits it grants.
+ *
+ * For a target that decides the credits only when it posts the response,
+ * after building it.
+ */
+static inline void srpt_rsp_set_credits(void *buf, u32 req_lim_delta)
+{
+	srpt_put_be32((u8 *)buf + 4, req_lim_delta);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The initiator's side: the IUs a target receives, built; those it sends, */
 /* parsed.  Used by the test initiators (tools/ibcm-initiator/), so that    */

@@ -333,6 +333,14 @@ static void test_rsp(void)
 	       r.sense_len == 18 && r.sense && !memcmp(r.sense, sense, 18) &&
 	       !r.resp_data, "SRP_RSP with sense: every field round trip");
 	free(b);
+	/* The credits set after the build, the rest untouched. */
+	srpt_rsp_set_credits(out, 0x01020304);
+	b = dup_bytes(out, n);
+	tap_ok(!srpt_parse_rsp(b, n, &r) && r.req_lim_delta == 0x01020304 &&
+	       r.tag == tag_val() && r.status == 0x02 && r.data_in_res == 512 &&
+	       r.sense_len == 18 && !memcmp(r.sense, sense, 18),
+	       "SRP_RSP: credits set after the build round trip");
+	free(b);
 	b = dup_bytes(out, n - 1);
 	tap_ok(srpt_parse_rsp(b, n - 1, &r) == -EINVAL && r.sense == NULL,
 	       "SRP_RSP: sense reaching past the IU refused");
