@@ -446,6 +446,10 @@ vmenv() {
 	# and, that evening, one boot of the 6.12.95 set (text patching
 	# racing the other vCPU's stale translation; never seen on 6.1): one
 	# host thread for both vCPUs unless SRPT_VM_TCG_THREAD says otherwise.
+	# The cause, 2026-12-07: QEMU 7.2's TCG translates guest code without
+	# the page lock, so a vCPU translating a site while another writes it
+	# keeps the old INT3 for good (tools/int3-race/ reproduces it on
+	# 6.12.95, multi-threaded only; Documentation/testing.rst).
 	case $release in
 	6.[1-9][0-9].* | [7-9].*) echo "export SRPT_VM_TCG_THREAD='${SRPT_VM_TCG_THREAD:-single}'" ;;
 	esac
