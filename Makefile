@@ -236,11 +236,12 @@ check-kernels: deps modules tools
 # What CI runs after "make check" (.ci/run): on bookworm-backports' 6.12
 # (Debian 12 root), Debian 13's 6.12 and trixie-backports' 7.x (Debian 13
 # root), module load and parameters, logins, I/O, the drop-in comparison
-# with that kernel's own in-tree ib_srpt and IB CM logins.  What fits in
-# CI's 60 minutes: Documentation/testing.rst, "CI's time budget" (t-dkms
-# and t-lifetimes do not; check-kernel-core runs them).
+# with that kernel's own in-tree ib_srpt, IB CM logins and object lifetimes
+# (device removal under I/O).  What fits in CI's 60 minutes:
+# Documentation/testing.rst, "CI's time budget" (t-dkms does not;
+# check-kernel-core runs it).
 CI_KERNELS ?= bpo-6.12 trixie-6.12 trixie-bpo
-CI_KERNEL_TESTS ?= t-load.t t-login.t t-io.t t-differential.t t-ibcm.t
+CI_KERNEL_TESTS ?= t-load.t t-login.t t-io.t t-differential.t t-ibcm.t t-lifetimes.t
 check-kernels-ci: deps tools
 	@rc=0; for k in $(CI_KERNELS); do \
 		echo "check-kernels-ci: $$k: $(CI_KERNEL_TESTS)"; \

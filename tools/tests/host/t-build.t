@@ -24,6 +24,8 @@ check "make W=1 tools builds srp_ibcm_ini.ko without warnings" tools_clean W=1
 check "make C=2 tools (sparse) without warnings" tools_clean C=2
 check "checkpatch.pl --strict clean on the IB CM test initiator" \
 	tools/checkpatch.sh tools/ibcm-initiator/srp_ibcm_ini.c
+check "checkpatch.pl --strict clean on the int3 race reproducer" \
+	tools/checkpatch.sh tools/int3-race/int3_race.c
 # shellcheck disable=SC2016 # a literal $(CONFIG_...) in the pattern
 check "Kbuild line names CONFIG_INFINIBAND_SRPT" \
 	grep -q '^obj-$(CONFIG_INFINIBAND_SRPT)[[:space:]]*+= ib_srpt.o' Makefile
