@@ -408,6 +408,8 @@ check "splat test not ok, console scanned" \
 	has '^not ok 3 - dmesg clean of splats \(no dmesg saved; console scanned\)$'
 check "the console's panic line as diagnostics" \
 	after '^# console: \[ *[0-9]+\.[0-9]+\] Kernel panic - not syncing'
+check "the panic's stack first, sysrq_handle_crash in it" \
+	has '^# stack: \[ *[0-9]+\.[0-9]+\] +sysrq_handle_crash\+0x'
 check "valid TAP, plan 1..3" tap_valid
 check "no QEMU left" no_qemu
 check "results directory removed" no_results
