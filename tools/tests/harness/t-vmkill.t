@@ -8,7 +8,7 @@
 # splat test.  A guest test that printed no check, or no plan (lib.sh's
 # "1..N" at its end), or a plan other than the results it printed, fails
 # the plan test (issue 26): those cases run with a stub QEMU that runs the
-# guest test on the host (no VM, no VM lock).  Boots ten VMs, about four
+# guest test on the host (no VM, no VM lock).  Boots eleven VMs, about five
 # minutes under TCG, plus any wait for another VM to finish (vmtest takes
 # the machine-wide VM lock, /tmp/srpt-vm.lock; this script never holds it,
 # so never deadlocks).
@@ -411,6 +411,34 @@ check "the console's panic line as diagnostics" \
 check "the panic's stack first, sysrq_handle_crash in it" \
 	has '^# stack: \[ *[0-9]+\.[0-9]+\] +sysrq_handle_crash\+0x'
 check "valid TAP, plan 1..3" tap_valid
+check "no QEMU left" no_qemu
+check "results directory removed" no_results
+
+# A CPU stalled with interrupts off (tools/tests/harness/stall/, built
+# here for the guest's kernel): RCU reports the stall with the stalled
+# CPU's backtrace and, with kernel.panic_on_rcu_stall=1 (vmtest), the
+# guest panics about 21 s later, so vmtest ends then, long before the
+# test's timeout, and the report names the stalled function.
+tc=stall out=$tmp/stall.build
+# shellcheck disable=SC2012 # release names; vmtest picks its kernel the same way
+skver=$(ls /lib/modules | sort -V | tail -n 1)
+cp -r "$top/tools/tests/harness/stall" "$tmp/stall"
+build_stall() { make -C "/lib/modules/$skver/build" M="$tmp/stall" modules >"$out" 2>&1; }
+check "stall module built for $skver" build_stall
+guest stall <<EOF
+insmod $tmp/stall/stall.ko stall_seconds=90
+sleep 600
+EOF
+run 250 SRPT_TEST_TIMEOUT=200
+check "vmtest finishes as the stalled guest panics (${took}s)" within 120
+check "guest status not ok (status: none)" \
+	has '^not ok 1 - guest test finished with status 0 \(status: none\)$'
+check "the stalled CPU's function in the stack lines" \
+	has '^# stack: .*srpt_harness_stall\+0x[0-9a-f]+/0x[0-9a-f]+ \[stall\]'
+check "the console ends in the RCU stall panic" \
+	has '^# console: .*Kernel panic - not syncing: RCU Stall'
+check "splat test not ok, console scanned" \
+	has '^not ok 3 - dmesg clean of splats \(no dmesg saved; console scanned\)$'
 check "no QEMU left" no_qemu
 check "results directory removed" no_results
 

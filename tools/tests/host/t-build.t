@@ -26,6 +26,8 @@ check "checkpatch.pl --strict clean on the IB CM test initiator" \
 	tools/checkpatch.sh tools/ibcm-initiator/srp_ibcm_ini.c
 check "checkpatch.pl --strict clean on the int3 race reproducer" \
 	tools/checkpatch.sh tools/int3-race/int3_race.c
+check "checkpatch.pl --strict clean on the harness's stall module" \
+	tools/checkpatch.sh tools/tests/harness/stall/stall.c
 # shellcheck disable=SC2016 # a literal $(CONFIG_...) in the pattern
 check "Kbuild line names CONFIG_INFINIBAND_SRPT" \
 	grep -q '^obj-$(CONFIG_INFINIBAND_SRPT)[[:space:]]*+= ib_srpt.o' Makefile
