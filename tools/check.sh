@@ -25,6 +25,8 @@
 #            of $core_tests (SRPT_VM_TESTS overrides them)
 #   kernels  every kernel: "all" on the host's, kbuild and every VM test on
 #            each of the others; the wall time of each
+#   ci-kernels  what CI runs on the others (make check-kernels-ci): kbuild
+#            and the CI's VM tests on each
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -118,6 +120,44 @@ check: $k: $([ $rc = 0 ] && echo passed || echo FAILED), $(($(date +%s) - _t0)) 
 	echo "$summary"
 }
 
+# What CI runs after "make check" (make check-kernels-ci): on each of
+# $CI_KERNELS, build hygiene (kbuild) and the VM tests $CI_KERNEL_TESTS,
+# plus t-lifetimes.t on $CI_LIFETIMES_KERNELS.  Guests of 6.12 and later
+# run on one host thread (tools/kernels.sh vmenv), so each kernel's
+# kbuild, host work only, runs on the other core while the VM tests of the
+# kernel before it run (tools/kernels.sh's lock keeps their cache work
+# apart); its output follows theirs.
+run_ci_kernels() {
+	kvars="-u SRPT_KERNEL -u SRPT_VM_KERNEL -u SRPT_VM_MODULES -u SRPT_KO -u SRPT_IBCM_KO -u SRPT_VM_ROOT -u SRPT_VM_SHARE"
+	logd=$top/build/ci
+	mkdir -p "$logd"
+	prev=
+	for k in ${CI_KERNELS:-$other_kernels} ''; do
+		kb=
+		if [ -n "$k" ]; then
+			# shellcheck disable=SC2086 # kvars: options of env
+			env $kvars SRPT_KERNEL="$k" "$0" kbuild >"$logd/kbuild-$k.log" 2>&1 &
+			kb=$!
+		fi
+		[ -z "$prev" ] || ci_vm "$prev"
+		if [ -n "$kb" ]; then
+			wait "$kb" || rc=1
+			echo "check-kernels-ci: $k: kbuild"
+			cat "$logd/kbuild-$k.log"
+		fi
+		prev=$k
+	done
+}
+
+# ci_vm SERIES: the CI's VM tests on SERIES.
+ci_vm() {
+	t=${CI_KERNEL_TESTS:-t-load.t t-login.t t-io.t t-differential.t t-ibcm.t}
+	case " ${CI_LIFETIMES_KERNELS:-} " in *" $1 "*) t="$t t-lifetimes.t" ;; esac
+	echo "check-kernels-ci: $1: $t"
+	# shellcheck disable=SC2086 # kvars: options of env
+	env $kvars SRPT_KERNEL="$1" SRPT_VM_TESTS="$t" "$0" vm || rc=1
+}
+
 case $what in
 all) run_host; run_harness; run_vm ;;
 host) run_host ;;
@@ -126,7 +166,8 @@ vm) run_vm ;;
 kbuild) run_kbuild ;;
 core) run_core ;;
 kernels) run_kernels ;;
-*) echo "usage: $0 all|host|harness|vm|kbuild|core|kernels" >&2; exit 2 ;;
+ci-kernels) run_ci_kernels ;;
+*) echo "usage: $0 all|host|harness|vm|kbuild|core|kernels|ci-kernels" >&2; exit 2 ;;
 esac
 
 [ "$what" = kernels ] ||

@@ -576,6 +576,16 @@ list|kdir|env|vmenv|root|build|source) shift ;;
 *) cmd=fetch ;;
 esac
 [ "$(id -u)" = 0 ] || [ "$cmd" = list ] || die "run as root (dpkg-deb, depmod, chroot)"
+# One kernels.sh at a time changes the cache and the chroot (make
+# check-kernels-ci builds the next kernel while the VM tests of the one
+# before run): a lock on the cache, taken once (a build vmenv starts is
+# a child of the holder, SRPT_KERNELS_LOCKED set), given back on exit.
+if [ "$cmd" != list ] && [ -z "${SRPT_KERNELS_LOCKED:-}" ]; then
+	mkdir -p "$cache"
+	exec 9>"$cache/.lock"
+	flock 9
+	export SRPT_KERNELS_LOCKED=1
+fi
 
 case $cmd in
 fetch)
