@@ -4,7 +4,8 @@
 # Transport statistics (issue 27 item 2): fabric_statistics/srpt of the
 # target port and of a node ACL have their files, all zero at first; a
 # login refused for want of a node ACL counts under UNABLE_ESTABLISH on the
-# target port; an accepted one counts on both; around fio runs of known
+# target port (on both of the port's names when its GUID name is
+# configured too); an accepted one counts on both; around fio runs of known
 # size through ib_srp, the commands by direction and the bytes in and out
 # (ACL and target port alike) equal what the disk's own counters
 # (/sys/block/X/stat) say the initiator sent, the bytes what fio moved, and
@@ -86,6 +87,19 @@ is "$(awk '{ print $1 }' "$P"/tmfs | tr '\n' ' ')" "ABORT_TASK ABORT_TASK_SET CL
 run_fails "login without a node ACL is refused" srp_login ch_count=1
 is "$(row "$P" logins_refused UNABLE_ESTABLISH) $(awk '{ s += $2 } END { print s }' "$P"/logins_refused) $(cat "$P"/logins_accepted)" "1 1 0" \
 	"target port: the refusal counts under UNABLE_ESTABLISH, nothing else"
+
+# 2b. With the port's GUID name configured too (no TPG under it), a login
+# refused before a target port took it counts on both of the port's names
+# (srpt_count_refused()); the GUID name goes again.
+G=$CFS/srpt/$RXE_GUID/fabric_statistics/srpt
+if mkdir "$CFS/srpt/$RXE_GUID"; then
+	run_fails "login without a node ACL is refused, both port names configured" srp_login ch_count=1
+	is "$(row "$P" logins_refused UNABLE_ESTABLISH) $(row "$G" logins_refused UNABLE_ESTABLISH) $(cat "$G"/logins_accepted)" "2 1 0" \
+		"the refusal counts on the GID and the GUID name (2 and 1), nothing accepted"
+	run_ok "the GUID name removed" rmdir "$CFS/srpt/$RXE_GUID"
+else
+	not_ok "target port $RXE_GUID (the port's GUID name) created"
+fi
 
 # 3. With the ACL: accepted, on both.
 srp_acl "$ini"
