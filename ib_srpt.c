@@ -5305,29 +5305,152 @@ static ssize_t srpt_stat_latency_write_us_show(struct config_item *item,
 }
 CONFIGFS_ATTR_RO(srpt_stat_, latency_write_us);
 
+/*
+ * The per-channel files ("channels", "channels_latency_*_us") hold a line
+ * per live channel, more than one page with a few dozen channels: they are
+ * configfs binary attributes, which have no page limit.  configfs reads one
+ * in two calls, the first (no buffer) for its size, the second to fill a
+ * buffer of exactly that size, which the reader then sees whole, so the
+ * text is measured the same way it is written (struct srpt_stat_text).
+ */
+
+/* The longest line of a per-channel file: the name and 26 bucket pairs. */
+#define SRPT_STAT_LINE_MAX	2048
+/* The most a per-channel file holds (some 8000 channels). */
+#define SRPT_STAT_FILE_MAX	SZ_16M
+
 /**
- * srpt_stat_channels_show() - read .../fabric_statistics/srpt/channels
+ * struct srpt_stat_text - a per-channel file, written or measured
+ * @buf: where whole lines go, or NULL: only measured.
+ * @size: bytes @buf holds.
+ * @len: bytes of whole lines in @buf (measured, without @buf).
+ * @full: a line did not fit in @buf: it and those after it are left out.
+ * @n: bytes in @line.
+ * @line: the line under way.
+ * @c: one channel's counters, summed for its line.
+ */
+struct srpt_stat_text {
+	char			*buf;
+	size_t			size;
+	size_t			len;
+	bool			full;
+	size_t			n;
+	char			line[SRPT_STAT_LINE_MAX];
+	struct srpt_stats	c;
+};
+
+/**
+ * srpt_stat_text_add() - add to the line under way
+ * @t: the file's text.
+ * @fmt: printf format.
+ */
+static __printf(2, 3) void srpt_stat_text_add(struct srpt_stat_text *t,
+					      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	t->n += vscnprintf(t->line + t->n, sizeof(t->line) - t->n, fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * srpt_stat_text_end_line() - end the line under way and keep it whole
+ * @t: the file's text.
+ *
+ * The line goes into the buffer if all of it fits, else it and every line
+ * after it are left out: the text grew between configfs's two calls (a
+ * channel logged in, or a counter gained a digit).
+ */
+static void srpt_stat_text_end_line(struct srpt_stat_text *t)
+{
+	srpt_stat_text_add(t, "\n");
+	/* Were it cut short at SRPT_STAT_LINE_MAX: still a whole line. */
+	t->line[t->n - 1] = '\n';
+	if (!t->full) {
+		if (!t->buf) {
+			t->len += t->n;
+		} else if (t->n <= t->size - t->len) {
+			memcpy(t->buf + t->len, t->line, t->n);
+			t->len += t->n;
+		} else {
+			t->full = true;
+		}
+	}
+	t->n = 0;
+}
+
+/**
+ * srpt_stat_text_done() - the size of the text, or of the buffer filled
+ * @t: the file's text.
+ *
+ * A text shorter than its buffer (a channel left between configfs's two
+ * calls) fills the rest with blanks before its last newline, so that the
+ * reader never sees bytes that were not written.
+ *
+ * Return: bytes of text (measured) or @t->size (written).
+ */
+static ssize_t srpt_stat_text_done(struct srpt_stat_text *t)
+{
+	size_t from;
+
+	if (!t->buf)
+		return t->len;
+	if (t->len < t->size) {
+		from = t->len ? t->len - 1 : 0;
+		memset(t->buf + from, ' ', t->size - from);
+		t->buf[t->size - 1] = '\n';
+	}
+	return t->size;
+}
+
+/**
+ * srpt_stat_text_new() - start a per-channel file's text
+ * @buf: configfs's buffer, or NULL when it asks for the size.
+ * @size: bytes @buf holds.
+ *
+ * Return: the text, or NULL (out of memory).
+ */
+static struct srpt_stat_text *srpt_stat_text_new(void *buf, size_t size)
+{
+	struct srpt_stat_text *t;
+
+	t = srpt_fail(SRPT_FAULT_STATS) ? NULL : kmalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	t->buf = buf;
+	t->size = buf ? size : 0;
+	t->len = 0;
+	t->full = false;
+	t->n = 0;
+	return t;
+}
+
+/**
+ * srpt_stat_channels_read() - read .../fabric_statistics/srpt/channels
  * @item: the directory's item.
- * @page: output, one page.
+ * @buf: output, or NULL to measure.
+ * @size: bytes @buf holds.
  *
  * One line per live channel of the ACL or target port: its id and name,
- * then its counters as "name value" pairs (TMFs summed).  A line that does
- * not fit in the page is left out whole, as are those after it.
+ * then its counters as "name value" pairs (TMFs summed).
  *
- * Return: bytes written, or -ENOMEM.
+ * Return: the text's size, or -ENOMEM.
  */
-static ssize_t srpt_stat_channels_show(struct config_item *item, char *page)
+static ssize_t srpt_stat_channels_read(struct config_item *item, void *buf,
+				       size_t size)
 {
 	struct srpt_stats_dir *dir = srpt_item_to_stats_dir(item);
-	struct srpt_rdma_ch *ch;
+	struct srpt_stat_text *t = srpt_stat_text_new(buf, size);
 	struct srpt_stats *c;
-	ssize_t len = 0, start;
+	struct srpt_rdma_ch *ch;
+	ssize_t ret;
 	u64 tmfs;
 	int i;
 
-	c = srpt_fail(SRPT_FAULT_STATS) ? NULL : kmalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
+	if (!t)
 		return -ENOMEM;
+	c = &t->c;
 	mutex_lock(&srpt_ch_mutex);
 	list_for_each_entry(ch, &srpt_ch_list, entry) {
 		if (!srpt_stats_dir_has(dir, ch))
@@ -5336,96 +5459,99 @@ static ssize_t srpt_stat_channels_show(struct config_item *item, char *page)
 		srpt_ch_stats_add(ch, c);
 		for (tmfs = 0, i = 0; i < SRPT_TMF_KINDS; i++)
 			tmfs += c->v[SRPT_STAT_TMFS + i];
-		start = len;
-		len += sysfs_emit_at(page, len,
-				     "ch %u name %s cmds_none %llu cmds_write %llu cmds_read %llu bytes_in %llu bytes_out %llu tmfs %llu aborted %llu rdma_errors %llu sq_waits %llu credit_closures %llu\n",
-				     ch->id, ch->name,
-				     c->v[SRPT_STAT_CMDS + SRPT_DIR_NONE],
-				     c->v[SRPT_STAT_CMDS + SRPT_DIR_OUT],
-				     c->v[SRPT_STAT_CMDS + SRPT_DIR_IN],
-				     c->v[SRPT_STAT_BYTES_IN],
-				     c->v[SRPT_STAT_BYTES_OUT], tmfs,
-				     c->v[SRPT_STAT_ABORTED],
-				     c->v[SRPT_STAT_RDMA_ERRORS],
-				     c->v[SRPT_STAT_SQ_WAITS],
-				     c->v[SRPT_STAT_CREDIT_CLOSURES]);
-		/* Cut short by the end of the page: without its newline. */
-		if (!len || page[len - 1] != '\n') {
-			len = start;
-			break;
-		}
+		srpt_stat_text_add(t,
+				   "ch %u name %s cmds_none %llu cmds_write %llu cmds_read %llu bytes_in %llu bytes_out %llu tmfs %llu aborted %llu rdma_errors %llu sq_waits %llu credit_closures %llu",
+				   ch->id, ch->name,
+				   c->v[SRPT_STAT_CMDS + SRPT_DIR_NONE],
+				   c->v[SRPT_STAT_CMDS + SRPT_DIR_OUT],
+				   c->v[SRPT_STAT_CMDS + SRPT_DIR_IN],
+				   c->v[SRPT_STAT_BYTES_IN],
+				   c->v[SRPT_STAT_BYTES_OUT], tmfs,
+				   c->v[SRPT_STAT_ABORTED],
+				   c->v[SRPT_STAT_RDMA_ERRORS],
+				   c->v[SRPT_STAT_SQ_WAITS],
+				   c->v[SRPT_STAT_CREDIT_CLOSURES]);
+		srpt_stat_text_end_line(t);
 	}
 	mutex_unlock(&srpt_ch_mutex);
-	kfree(c);
-	return len;
+	ret = srpt_stat_text_done(t);
+	kfree(t);
+	return ret;
 }
-CONFIGFS_ATTR_RO(srpt_stat_, channels);
+CONFIGFS_BIN_ATTR_RO(srpt_stat_, channels, NULL, SRPT_STAT_FILE_MAX);
 
 /**
- * srpt_stat_channels_lat_show() - per-channel latency histograms
+ * srpt_stat_channels_lat_read() - per-channel latency histograms
  * @item: the directory's item.
- * @page: output, one page.
+ * @buf: output, or NULL to measure.
+ * @size: bytes @buf holds.
  * @idx: SRPT_STAT_LAT_READ or SRPT_STAT_LAT_WRITE.
  *
  * One line per live channel of the ACL or target port, in the order of
  * "channels": "ch <number> name <name>", then "B N" for each bucket of the
  * channel's histogram that holds commands, B being the bucket's lower
- * bound in microseconds as in latency_read_us.  A line that does not fit
- * in the page is left out whole, as are those after it.
+ * bound in microseconds as in latency_read_us.
  *
- * Return: bytes written, or -ENOMEM.
+ * Return: the text's size, or -ENOMEM.
  */
-static ssize_t srpt_stat_channels_lat_show(struct config_item *item,
-					   char *page, unsigned int idx)
+static ssize_t srpt_stat_channels_lat_read(struct config_item *item,
+					   void *buf, size_t size,
+					   unsigned int idx)
 {
 	struct srpt_stats_dir *dir = srpt_item_to_stats_dir(item);
-	struct srpt_rdma_ch *ch;
+	struct srpt_stat_text *t = srpt_stat_text_new(buf, size);
 	struct srpt_stats *c;
-	ssize_t len = 0, start;
+	struct srpt_rdma_ch *ch;
 	unsigned int i;
+	ssize_t ret;
 
-	c = srpt_fail(SRPT_FAULT_STATS) ? NULL : kmalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
+	if (!t)
 		return -ENOMEM;
+	c = &t->c;
 	mutex_lock(&srpt_ch_mutex);
 	list_for_each_entry(ch, &srpt_ch_list, entry) {
 		if (!srpt_stats_dir_has(dir, ch))
 			continue;
 		memset(c, 0, sizeof(*c));
 		srpt_ch_stats_add(ch, c);
-		start = len;
-		len += sysfs_emit_at(page, len, "ch %u name %s", ch->id,
-				     ch->name);
+		srpt_stat_text_add(t, "ch %u name %s", ch->id, ch->name);
 		for (i = 0; i < SRPT_LAT_BUCKETS; i++)
 			if (c->v[idx + i])
-				len += sysfs_emit_at(page, len, " %llu %llu",
-						     i ? 1ULL << (i - 1) : 0ULL,
-						     c->v[idx + i]);
-		len += sysfs_emit_at(page, len, "\n");
-		/* Cut short by the end of the page: without its newline. */
-		if (page[len - 1] != '\n') {
-			len = start;
-			break;
-		}
+				srpt_stat_text_add(t, " %llu %llu",
+						   i ? 1ULL << (i - 1) : 0ULL,
+						   c->v[idx + i]);
+		srpt_stat_text_end_line(t);
 	}
 	mutex_unlock(&srpt_ch_mutex);
-	kfree(c);
-	return len;
+	ret = srpt_stat_text_done(t);
+	kfree(t);
+	return ret;
 }
 
-static ssize_t srpt_stat_channels_latency_read_us_show(struct config_item *item,
-						       char *page)
+static ssize_t srpt_stat_channels_latency_read_us_read(struct config_item *item,
+						       void *buf, size_t size)
 {
-	return srpt_stat_channels_lat_show(item, page, SRPT_STAT_LAT_READ);
+	return srpt_stat_channels_lat_read(item, buf, size,
+					   SRPT_STAT_LAT_READ);
 }
-CONFIGFS_ATTR_RO(srpt_stat_, channels_latency_read_us);
+CONFIGFS_BIN_ATTR_RO(srpt_stat_, channels_latency_read_us, NULL,
+		     SRPT_STAT_FILE_MAX);
 
-static ssize_t srpt_stat_channels_latency_write_us_show(struct config_item *item,
-							char *page)
+static ssize_t srpt_stat_channels_latency_write_us_read(struct config_item *item,
+							void *buf, size_t size)
 {
-	return srpt_stat_channels_lat_show(item, page, SRPT_STAT_LAT_WRITE);
+	return srpt_stat_channels_lat_read(item, buf, size,
+					   SRPT_STAT_LAT_WRITE);
 }
-CONFIGFS_ATTR_RO(srpt_stat_, channels_latency_write_us);
+CONFIGFS_BIN_ATTR_RO(srpt_stat_, channels_latency_write_us, NULL,
+		     SRPT_STAT_FILE_MAX);
+
+static struct configfs_bin_attribute *srpt_stat_bin_attrs[] = {
+	&srpt_stat_attr_channels,
+	&srpt_stat_attr_channels_latency_read_us,
+	&srpt_stat_attr_channels_latency_write_us,
+	NULL,
+};
 
 static struct configfs_attribute *srpt_nacl_stat_attrs[] = {
 	&srpt_stat_attr_logins_accepted,
@@ -5441,9 +5567,6 @@ static struct configfs_attribute *srpt_nacl_stat_attrs[] = {
 	&srpt_stat_attr_credit_closures,
 	&srpt_stat_attr_latency_read_us,
 	&srpt_stat_attr_latency_write_us,
-	&srpt_stat_attr_channels,
-	&srpt_stat_attr_channels_latency_read_us,
-	&srpt_stat_attr_channels_latency_write_us,
 	NULL,
 };
 
@@ -5461,20 +5584,19 @@ static struct configfs_attribute *srpt_tport_stat_attrs[] = {
 	&srpt_stat_attr_credit_closures,
 	&srpt_stat_attr_latency_read_us,
 	&srpt_stat_attr_latency_write_us,
-	&srpt_stat_attr_channels,
-	&srpt_stat_attr_channels_latency_read_us,
-	&srpt_stat_attr_channels_latency_write_us,
 	&srpt_stat_attr_logins_refused,
 	NULL,
 };
 
 static const struct config_item_type srpt_nacl_stats_cit = {
 	.ct_attrs	= srpt_nacl_stat_attrs,
+	.ct_bin_attrs	= srpt_stat_bin_attrs,
 	.ct_owner	= THIS_MODULE,
 };
 
 static const struct config_item_type srpt_tport_stats_cit = {
 	.ct_attrs	= srpt_tport_stat_attrs,
+	.ct_bin_attrs	= srpt_stat_bin_attrs,
 	.ct_owner	= THIS_MODULE,
 };
 

@@ -58,7 +58,7 @@ many() {
 		sed 's/^/# /' /tmp/many.out
 	fi
 	diag "$1: $(grep "^logins:" /tmp/many.out)"
-	[ "$1" != ours ] || page_files
+	[ "$1" != ours ] || channel_files
 	eval "kib_$1=\$((kib_$1 + (m0 - m1) / n))"
 	diag "$1: $(((m0 - m1) / n)) KiB of MemAvailable per channel"
 	kill "$pid"
@@ -69,32 +69,32 @@ many() {
 	if srpt_unload; then ok "$1: rmmod"; else not_ok "$1: rmmod"; fi
 }
 
-# page_files: the target port's per-channel statistics with $n channels,
-# more lines than a page holds: each file is whole lines only (one cut at
-# the page's end is left out with those after it), channels' lines end with
-# their last counter.
-page_files() {
+# channel_files: the target port's per-channel statistics with $n
+# channels, far more than a page (4096 bytes) holds: each file has a whole
+# line for every channel, each channel once, and ends with its newline.
+channel_files() {
 	P=$CFS/srpt/0x$RXE_GID_HEX/fabric_statistics/srpt
 	for f in channels channels_latency_read_us; do
-		cat "$P/$f" >/tmp/page.out 2>/dev/null
-		size=$(wc -c </tmp/page.out) lines=$(wc -l </tmp/page.out)
+		cat "$P/$f" >/tmp/chfile.out 2>/dev/null
+		size=$(wc -c </tmp/chfile.out) lines=$(wc -l </tmp/chfile.out)
+		ids=$(awk '{ print $2 }' /tmp/chfile.out | sort -u | wc -l)
 		# A line: "ch N name NAME", then channels' "COUNTER N" pairs, the
 		# last credit_closures, or the latency file's bucket pairs.
 		case $f in
 		channels) tail_re=' cmds_none [0-9].* credit_closures [0-9][0-9]*' ;;
 		*) tail_re='\( [0-9][0-9]* [0-9][0-9]*\)*' ;;
 		esac
-		bad=$(grep -cv "^ch [0-9][0-9]* name [^ ][^ ]*$tail_re\$" /tmp/page.out |
+		bad=$(grep -cv "^ch [0-9][0-9]* name [^ ][^ ]*$tail_re\$" /tmp/chfile.out |
 			sed 's/^0$//')
-		if [ "$lines" -gt 1 ] && [ "$lines" -lt "$n" ] && [ "$size" -lt 4096 ] &&
-			[ "$(tail -c 1 /tmp/page.out | od -An -c | tr -d ' ')" = '\n' ] &&
+		if [ "$lines" -eq "$n" ] && [ "$ids" -eq "$n" ] && [ "$size" -gt 4096 ] &&
+			[ "$(tail -c 1 /tmp/chfile.out | od -An -c | tr -d ' ')" = '\n' ] &&
 			[ -z "$bad" ]; then
-			ok "ours: $f with $n channels: $lines whole lines, $size bytes"
+			ok "ours: $f with $n channels: $lines whole lines, one per channel, $size bytes"
 		else
-			not_ok "ours: $f with $n channels: whole lines within a page"
-			diag "$lines lines, $size bytes, lines not whole: ${bad:-0}"
+			not_ok "ours: $f with $n channels: a whole line per channel"
+			diag "$lines lines, $ids channels, $size bytes, lines not whole: ${bad:-0}"
 			# The last line may lack its newline: one for TAP.
-			{ tail -n 2 /tmp/page.out; echo; } | sed '/^$/d; s/^/# /'
+			{ tail -n 2 /tmp/chfile.out; echo; } | sed '/^$/d; s/^/# /'
 		fi
 	done
 }
