@@ -5316,7 +5316,7 @@ CONFIGFS_ATTR_RO(srpt_stat_, latency_write_us);
 
 /* The longest line of a per-channel file: the name and 26 bucket pairs. */
 #define SRPT_STAT_LINE_MAX	2048
-/* The most a per-channel file holds (some 8000 channels). */
+/* The most a per-channel file holds (at least 19,000 channels). */
 #define SRPT_STAT_FILE_MAX	SZ_16M
 
 /**

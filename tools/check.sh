@@ -99,11 +99,14 @@ run_core() {
 	run_vm
 }
 
+# Options of env for a run on one kernel: the VM tests' variables,
+# SRPT_VM_* and SRPT_KO, are each kernel's, none inherited.
+kvars="-u SRPT_KERNEL -u SRPT_VM_KERNEL -u SRPT_VM_MODULES -u SRPT_KO -u SRPT_IBCM_KO -u SRPT_VM_ROOT -u SRPT_VM_SHARE"
+
 # Each kernel in turn, whatever the one before gave, each in a run of its
-# own (the VM tests' variables, SRPT_VM_* and SRPT_KO, are each kernel's).
+# own (env $kvars).
 run_kernels() {
 	summary=
-	kvars="-u SRPT_KERNEL -u SRPT_VM_KERNEL -u SRPT_VM_MODULES -u SRPT_KO -u SRPT_IBCM_KO -u SRPT_VM_ROOT -u SRPT_VM_SHARE"
 	for k in host $other_kernels; do
 		_rc0=$rc rc=0 _t0=$(date +%s)
 		# shellcheck disable=SC2086 # kvars: options of env
@@ -128,7 +131,6 @@ check: $k: $([ $rc = 0 ] && echo passed || echo FAILED), $(($(date +%s) - _t0)) 
 # kernel before it run (tools/kernels.sh's lock keeps their cache work
 # apart); its output follows theirs.
 run_ci_kernels() {
-	kvars="-u SRPT_KERNEL -u SRPT_VM_KERNEL -u SRPT_VM_MODULES -u SRPT_KO -u SRPT_IBCM_KO -u SRPT_VM_ROOT -u SRPT_VM_SHARE"
 	logd=$top/build/ci
 	mkdir -p "$logd"
 	prev=
