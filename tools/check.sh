@@ -50,7 +50,8 @@ run_harness() {
 run_all() {
 	mkdir -p "$top/build/ci"
 	hlog=$top/build/ci/host.log
-	(rc=0 && run_host && exit $rc) >"$hlog" 2>&1 &
+	# run_host records a failure in rc, in this subshell: its status.
+	(rc=0; run_host; exit $rc) >"$hlog" 2>&1 &
 	hpid=$!
 	run_harness
 	wait "$hpid" || rc=1
