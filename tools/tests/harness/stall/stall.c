@@ -1,42 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A CPU stall on purpose, for the VM harness's own test (t-vmkill.t): the
- * module's init keeps interrupts off on its CPU for stall_seconds, so RCU
- * reports a stall on that CPU (its backtrace through an NMI) and a guest
- * booted with kernel.panic_on_rcu_stall=1 panics.  Nothing else: it is
- * never loaded outside that test's guest.
+ * module's init spins with preemption off for stall_seconds, so the CPU
+ * passes no RCU quiescent state, RCU reports the stall with that CPU's
+ * backtrace and a guest booted with kernel.panic_on_rcu_stall=1 panics.
+ *
+ * Interrupts stay on: the spinning CPU keeps taking its scheduler tick,
+ * so jiffies go on even when it is the CPU that updates them, RCU's stall
+ * check runs on it (a self-detected stall) and the spin's end is measured
+ * in jiffies rather than in delay loops, whose calibration under TCG on a
+ * loaded host is not to be trusted.  Nothing else: it is never loaded
+ * outside that test's guest.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/delay.h>
-#include <linux/irqflags.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 
 static unsigned int stall_seconds = 40;
 module_param(stall_seconds, uint, 0444);
-MODULE_PARM_DESC(stall_seconds, "Seconds to keep interrupts off (default 40)");
+MODULE_PARM_DESC(stall_seconds, "Seconds to spin with preemption off (default 40)");
 
 /**
- * srpt_harness_stall() - spin with interrupts off
- * @ms: milliseconds to spin
+ * srpt_harness_stall() - spin with preemption off
+ * @seconds: how long, in jiffies' seconds
  *
  * Not inlined, so that the stalled CPU's backtrace names it.
  */
-static noinline void srpt_harness_stall(unsigned int ms)
+static noinline void srpt_harness_stall(unsigned int seconds)
 {
-	unsigned long flags;
+	unsigned long end = jiffies + seconds * HZ;
 
-	local_irq_save(flags);
-	while (ms--)
-		mdelay(1);
-	local_irq_restore(flags);
+	preempt_disable();
+	while (time_before(jiffies, end))
+		cpu_relax();
+	preempt_enable();
 }
 
 static int __init stall_init(void)
 {
-	pr_info("interrupts off for %u s\n", stall_seconds);
-	srpt_harness_stall(stall_seconds * 1000);
-	pr_info("interrupts on again\n");
+	pr_info("preemption off for %u s on CPU %d\n", stall_seconds,
+		raw_smp_processor_id());
+	srpt_harness_stall(stall_seconds);
+	pr_info("preemption on again\n");
 	return 0;
 }
 
