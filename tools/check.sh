@@ -35,6 +35,24 @@ what=${1:-all}
 rc=0
 t0=$(date +%s)
 
+# The VM tests' QEMU: bookworm-backports' (tools/kernels.sh qemu, fetched
+# once), found here once for every set that boots a guest; SRPT_VM_QEMU
+# already set wins ("host": the host's qemu-system-x86_64, Debian 12's
+# 7.2, on which 6.12 and later boot with one TCG thread).
+case $what in
+host|kbuild) ;;
+*)
+	if [ -z "${SRPT_VM_QEMU:-}" ]; then
+		SRPT_VM_QEMU=$(tools/kernels.sh qemu) || {
+			echo "check: FAILED: QEMU not ready (tools/kernels.sh qemu)"
+			exit 1
+		}
+	fi
+	export SRPT_VM_QEMU
+	echo "check: QEMU: $SRPT_VM_QEMU"
+	;;
+esac
+
 run_host() {
 	prove -v tools/tests/host/*.t || rc=1
 }

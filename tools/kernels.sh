@@ -23,6 +23,11 @@
 #                                         SERIES (SRPT_KERNEL=SERIES), as
 #                                         export lines; builds the modules
 #                                         when a source is newer
+#   tools/kernels.sh qemu                 bookworm-backports' QEMU, unpacked
+#                                         into $SRPT_QEMU_CACHE (see
+#                                         qemu_ensure); prints its root, which
+#                                         tools/check.sh gives vmtest as
+#                                         SRPT_VM_QEMU
 #
 # SERIES:
 #   host         the host's kernel headers (Debian 12's 6.1): build only
@@ -450,8 +455,13 @@ vmenv() {
 	# the page lock, so a vCPU translating a site while another writes it
 	# keeps the old INT3 for good (tools/int3-race/ reproduces it on
 	# 6.12.95, multi-threaded only; Documentation/testing.rst).
-	case $release in
-	6.[1-9][0-9].* | [7-9].*) echo "export SRPT_VM_TCG_THREAD='${SRPT_VM_TCG_THREAD:-single}'" ;;
+	# bookworm-backports' QEMU (10.0.2 on 2026-12-07, SRPT_VM_QEMU from
+	# tools/check.sh) takes the page lock before it translates: the
+	# reproducer saw no stale INT3 in 14,000 flips on 6.12.95 and 7.3.4,
+	# against 1092 of 2000 with 7.2, so only the host's QEMU gets one
+	# thread.
+	case ${SRPT_VM_QEMU:-host}:$release in
+	host:6.[1-9][0-9].* | host:[7-9].*) echo "export SRPT_VM_TCG_THREAD='${SRPT_VM_TCG_THREAD:-single}'" ;;
 	esac
 }
 
@@ -467,6 +477,52 @@ vm_root() {
 }
 
 # As the Makefile picks it: the newest kernel with headers installed.
+# qemu_ensure: the QEMU the VM tests boot with (tools/check.sh), fetched
+# with the private apt state: bookworm-backports' qemu-system-x86 with its
+# -common and -data packages and the seabios it needs (newer than Debian
+# 12's: trixie's), unpacked into $qemu_cache/VERSION/root; prints that
+# root.  Its libraries are Debian 12's, all on the host with its own
+# qemu-system-x86 (install-deps.sh).  Why not the host's QEMU 7.2: its
+# multi-threaded TCG can run a stale translation of code another vCPU
+# has just patched (tools/int3-race/; it is why 6.12 and later boot with
+# one TCG thread on it), and bookworm-backports' runs the VM tests
+# faster (Documentation/testing.rst, 2026-12-07 evening).  A version
+# fetched once is kept, no network access then, unless
+# SRPT_KERNELS_REFRESH=1.
+qemu_cache=${SRPT_QEMU_CACHE:-/var/cache/ib_srpt/qemu}
+qemu_ensure() {
+	_q=$(find "$qemu_cache" -mindepth 4 -maxdepth 4 -path '*/root/usr/bin' 2>/dev/null | sort -V | tail -n 1)
+	if [ -n "$_q" ] && [ "${SRPT_KERNELS_REFRESH:-0}" != 1 ]; then
+		echo "${_q%/usr/bin}"
+		return 0
+	fi
+	apt_update
+	_v=$(apt_cache madison qemu-system-x86 |
+		awk -F'|' '$3 ~ / bookworm-backports\// { gsub(/ /, "", $2); print $2; exit }')
+	[ -n "$_v" ] || die "no qemu-system-x86 in bookworm-backports"
+	_sv=$(apt_cache madison seabios |
+		awk -F'|' '$3 ~ / trixie\// { gsub(/ /, "", $2); print $2; exit }')
+	[ -n "$_sv" ] || die "no seabios in trixie"
+	_d=$qemu_cache/$_v
+	if [ ! -x "$_d/root/usr/bin/qemu-system-x86_64" ]; then
+		say "downloading QEMU $_v (bookworm-backports), seabios $_sv (trixie)"
+		rm -rf "$_d/debs" "$_d/root.tmp"
+		mkdir -p "$_d/debs" "$_d/root.tmp"
+		(cd "$_d/debs" && apt_get download "qemu-system-x86=$_v" "qemu-system-common=$_v" \
+			"qemu-system-data=$_v" "seabios=$_sv" >/dev/null) ||
+			die "apt-get download of QEMU $_v failed"
+		for _f in "$_d"/debs/*.deb; do
+			dpkg-deb -x "$_f" "$_d/root.tmp" || die "dpkg-deb -x $_f failed"
+		done
+		rm -rf "$_d/root"
+		mv "$_d/root.tmp" "$_d/root"
+		rm -rf "$_d/debs"
+	fi
+	_missing=$(ldd "$_d/root/usr/bin/qemu-system-x86_64" | awk '/not found/ { print $1 }' | xargs)
+	[ -z "$_missing" ] || die "QEMU $_v needs libraries the host lacks: $_missing"
+	echo "$_d/root"
+}
+
 host_release() {
 	find /lib/modules -mindepth 2 -maxdepth 2 -name build 2>/dev/null |
 		sed 's,/lib/modules/,,;s,/build,,' | sort -V | tail -n 1
@@ -572,7 +628,7 @@ build() {
 cmd=${1:-fetch}
 case $cmd in
 fetch) shift $(($# > 0 ? 1 : 0)) ;;
-list|kdir|env|vmenv|root|build|source) shift ;;
+list|kdir|env|vmenv|root|build|source|qemu) shift ;;
 *) cmd=fetch ;;
 esac
 [ "$(id -u)" = 0 ] || [ "$cmd" = list ] || die "run as root (dpkg-deb, depmod, chroot)"
@@ -616,4 +672,5 @@ build) build "$@" ;;
 root) vm_root "$1" ;;
 vmenv) vmenv "$1" ;;
 source) source_tarball "$1" ;;
+qemu) qemu_ensure ;;
 esac

@@ -84,6 +84,12 @@ fi
 echo "bench: parameters ($out/params):"
 sed 's/^/  /' "$out/params"
 
+# The host's QEMU (7.2) unless SRPT_VM_QEMU names another: the figures in
+# Documentation/testing.rst were measured on it, and the instruction
+# counting plugin (tools/bench/insn/) is built against its plugin API.
+# Exported before vmenv, which gives 6.12 and later one TCG thread on it.
+SRPT_VM_QEMU=${SRPT_VM_QEMU:-host}
+export SRPT_VM_QEMU
 # The kernel to boot, as tools/check.sh does: SRPT_VM_KERNEL already set
 # wins.
 case ${SRPT_KERNEL:-host} in

@@ -171,7 +171,7 @@ EOF
 chmod +x "$tmp/bin/qemu-system-x86_64"
 # stub: vmtest on $script with the stub QEMU, to its end.
 stub() {
-	PATH=$tmp/bin:$PATH SRPT_VM_LOCK=$tmp/lock SRPT_TEST_TIMEOUT=60 \
+	PATH=$tmp/bin:$PATH SRPT_VM_QEMU=host SRPT_VM_LOCK=$tmp/lock SRPT_TEST_TIMEOUT=60 \
 		"$vmtest" "$script" >"$out" 2>&1
 }
 # prove_fails: prove (which said PASS to all of these before issue 26)
