@@ -127,9 +127,10 @@ apt_update() {
 	apt_updated=1
 }
 
-# newest_version SUITES PATTERN: the newest linux-image-amd64 of SUITES.
+# newest_version SUITES PATTERN [PACKAGE]: the newest version matching
+# PATTERN of PACKAGE (linux-image-amd64) in SUITES.
 newest_version() {
-	apt_cache madison linux-image-amd64 | while IFS='|' read -r _ v src; do
+	apt_cache madison "${3:-linux-image-amd64}" | while IFS='|' read -r _ v src; do
 		v=$(echo "$v" | tr -d ' ')
 		# shellcheck disable=SC2254 # the pattern is meant to match
 		case $v in $2) ;; *) continue ;; esac
@@ -476,7 +477,6 @@ vm_root() {
 	echo "$root_dir"
 }
 
-# As the Makefile picks it: the newest kernel with headers installed.
 # qemu_ensure: the QEMU the VM tests boot with (tools/check.sh), fetched
 # with the private apt state: bookworm-backports' qemu-system-x86 with its
 # -common and -data packages and the seabios it needs (newer than Debian
@@ -497,11 +497,9 @@ qemu_ensure() {
 		return 0
 	fi
 	apt_update
-	_v=$(apt_cache madison qemu-system-x86 |
-		awk -F'|' '$3 ~ / bookworm-backports\// { gsub(/ /, "", $2); print $2; exit }')
+	_v=$(newest_version bookworm-backports '*' qemu-system-x86)
 	[ -n "$_v" ] || die "no qemu-system-x86 in bookworm-backports"
-	_sv=$(apt_cache madison seabios |
-		awk -F'|' '$3 ~ / trixie\// { gsub(/ /, "", $2); print $2; exit }')
+	_sv=$(newest_version trixie '*' seabios)
 	[ -n "$_sv" ] || die "no seabios in trixie"
 	_d=$qemu_cache/$_v
 	if [ ! -x "$_d/root/usr/bin/qemu-system-x86_64" ]; then
@@ -523,6 +521,7 @@ qemu_ensure() {
 	echo "$_d/root"
 }
 
+# As the Makefile picks it: the newest kernel with headers installed.
 host_release() {
 	find /lib/modules -mindepth 2 -maxdepth 2 -name build 2>/dev/null |
 		sed 's,/lib/modules/,,;s,/build,,' | sort -V | tail -n 1

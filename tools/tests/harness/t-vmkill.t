@@ -417,9 +417,10 @@ check "results directory removed" no_results
 # A CPU stalled with preemption off (tools/tests/harness/stall/, built
 # here for the guest's kernel; interrupts stay on, so jiffies go on and the
 # stall's length does not rest on delay-loop calibration): RCU reports the
-# stall with the stalled CPU's backtrace and, with kernel.panic_on_rcu_stall=1 (vmtest), the
-# guest panics about 21 s later, so vmtest ends then, long before the
-# test's timeout, and the report names the stalled function.
+# stall with the stalled CPU's backtrace and, with
+# kernel.panic_on_rcu_stall=1 (vmtest), the guest panics about 21 s later,
+# so vmtest ends then, long before the test's timeout, and the report
+# names the stalled function.
 tc=stall out=$tmp/stall.build
 # shellcheck disable=SC2012 # release names; vmtest picks its kernel the same way
 skver=$(ls /lib/modules | sort -V | tail -n 1)
