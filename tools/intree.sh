@@ -183,7 +183,10 @@ prepare() {
 	# Kconfig finds out about the tools (their versions, what they
 	# support: a rustc in PATH, for one) may differ from Debian's build
 	# machine; config.diff keeps that, and an option it changed shows.
-	toolvars='CONFIG_[A-Z0-9_]*_VERSION(_TEXT)?=|CONFIG_(CC|AS|LD|RUSTC|TOOLS)_(HAS|SUPPORTS|CAN|IS)_'
+	# RUST_IS_AVAILABLE is such a finding (scripts/rust_is_available.sh):
+	# Debian built 6.12.118 without a Rust toolchain, the chroot has one
+	# (7.x's config needs it), and CONFIG_RUST stays as Debian set it.
+	toolvars='CONFIG_[A-Z0-9_]*_VERSION(_TEXT)?=|CONFIG_(CC|AS|LD|RUSTC|TOOLS)_(HAS|SUPPORTS|CAN|IS)_|CONFIG_RUST_IS_AVAILABLE='
 	grep '^CONFIG_' "$hdr/.config" | sort >"$h/config.debian"
 	grep '^CONFIG_' "$h/linux/.config" | sort >"$h/config.tree"
 	diff "$h/config.debian" "$h/config.tree" >"$h/config.diff" || true
