@@ -23,8 +23,9 @@
 #            host's kernel, tools/tests/host/t-build.t)
 #   core     the named core set on SRPT_KERNEL: kbuild, then the VM tests
 #            of $core_tests (SRPT_VM_TESTS overrides them)
-#   kernels  every kernel: "all" on the host's, kbuild and every VM test on
-#            each of the others; the wall time of each
+#   kernels  every kernel: "all" on the host's (with the others' linux-source
+#            fetched first, for t-intree), kbuild and every VM test on each
+#            of the others; the wall time of each
 #   ci-kernels  what CI runs on the others (make check-kernels-ci): kbuild
 #            and the CI's VM tests on each
 set -u
@@ -139,9 +140,17 @@ run_core() {
 kvars="-u SRPT_KERNEL -u SRPT_VM_KERNEL -u SRPT_VM_MODULES -u SRPT_KO -u SRPT_IBCM_KO -u SRPT_VM_ROOT -u SRPT_VM_SHARE"
 
 # Each kernel in turn, whatever the one before gave, each in a run of its
-# own (env $kvars).
+# own (env $kvars).  The other kernels' linux-source comes first: the host
+# set's t-intree builds the driver in each kernel's own source tree it
+# finds (and skips those not fetched, as on a fresh machine).
 run_kernels() {
 	summary=
+	for k in $other_kernels; do
+		tools/kernels.sh source "$k" >/dev/null || {
+			echo "check: FAILED: the linux-source of $k (tools/kernels.sh source $k)"
+			rc=1
+		}
+	done
 	for k in host $other_kernels; do
 		_rc0=$rc rc=0 _t0=$(date +%s)
 		# shellcheck disable=SC2086 # kvars: options of env
@@ -160,8 +169,7 @@ check: $k: $([ $rc = 0 ] && echo passed || echo FAILED), $(($(date +%s) - _t0)) 
 
 # What CI runs after "make check" (make check-kernels-ci): on each of
 # $CI_KERNELS, build hygiene (kbuild) and the VM tests $CI_KERNEL_TESTS
-# (default: the core set but t-dkms), and t-dkms too on those of
-# $CI_DKMS_KERNELS (default: trixie-6.12).  Each kernel's kbuild, host
+# (default: the core set, t-dkms included).  Each kernel's kbuild, host
 # work only (under a minute), runs while the VM tests of the kernel before
 # it run (tools/kernels.sh's lock keeps their cache work apart); its
 # output follows theirs.
@@ -188,12 +196,7 @@ run_ci_kernels() {
 
 # ci_vm SERIES: the CI's VM tests on SERIES.
 ci_vm() {
-	t=${CI_KERNEL_TESTS:-$(echo "$core_tests" | sed 's/ *t-dkms\.t//')}
-	case " ${CI_DKMS_KERNELS-trixie-6.12} " in
-	*" $1 "*)
-		case " $t " in *" t-dkms.t "*) ;; *) t="$t t-dkms.t" ;; esac
-		;;
-	esac
+	t=${CI_KERNEL_TESTS:-$core_tests}
 	echo "check-kernels-ci: $1: $t"
 	# shellcheck disable=SC2086 # kvars: options of env
 	env $kvars SRPT_KERNEL="$1" SRPT_VM_TESTS="$t" "$0" vm || rc=1
