@@ -46,6 +46,8 @@ PARAMS = "/sys/module/ib_srpt/parameters"
 COMMON_PARAMS = ("srp_max_req_size", "srpt_srq_size", "srpt_service_guid")
 DYNDBG = "/sys/kernel/debug/dynamic_debug/control"
 SRP_PORT = "/sys/class/infiniband_srp/srp-rxe0-1"
+# The userspace SRP initiator (tools/srp-probe), for "taskattr".
+PROBE = os.environ.get("DIFF_PROBE", "")
 # Variables a corpus line may use as ${NAME}; t-differential.t exports them.
 VARS = ("GUID", "GUIDUP", "GUIDSHORT", "GUIDHEX", "GID", "GIDUP", "INI",
         "INIUP", "A4", "A4I", "A6", "A6I", "A6FULL", "A6IFULL", "LL",
@@ -257,11 +259,8 @@ class Run:
                                     st.st_mode & 0o7777))
         return " ".join(out) if out else "(empty)"
 
-    def op_login(self, args):
-        """login TPG ACL OPTIONS: node ACL ACL in TPG with LUN 0 mapped,
-        then an ib_srp login with OPTIONS; "admitted" when ib_srp logged in
-        and LUN 0 appeared as a disk."""
-        tpg, acl, opts = args
+    def acl_lun0(self, tpg, acl):
+        """Node ACL ACL in TPG with LUN 0 mapped: None, or what failed."""
         d = "%s/acls/%s" % (tpg, acl)
         res = self.op_mkdir([d])
         if res != "ok":
@@ -271,6 +270,17 @@ class Run:
             os.symlink(b(tpg + "/lun/lun_0"), b(d + "/lun_0/lun_0"))
         except OSError as e:
             return "mapped LUN " + ename(e.errno)
+        return None
+
+    def op_login(self, args):
+        """login TPG ACL OPTIONS: node ACL ACL in TPG with LUN 0 mapped,
+        then an ib_srp login with OPTIONS; "admitted" when ib_srp logged in
+        and LUN 0 appeared as a disk."""
+        tpg, acl, opts = args
+        d = "%s/acls/%s" % (tpg, acl)
+        res = self.acl_lun0(tpg, acl)
+        if res:
+            return res
         guid = read_file(PARAMS + "/srpt_service_guid")
         guid = guid.decode().strip()[2:]
         login = "id_ext=%s,ioc_guid=%s,%s" % (guid, guid, opts)
@@ -294,6 +304,45 @@ class Run:
                 "ib_srp logout not finished in 30 s"
         cleanup_acl(b(d))
         return res
+
+    def op_taskattr(self, args):
+        """taskattr TPG ACL ATTR: node ACL ACL in TPG with LUN 0 mapped,
+        then srp-probe (its own login over RDMA/CM, as ACL) sends every
+        SCSI command with task attribute ATTR: INQUIRY, READ CAPACITY, 8
+        blocks written, read back and compared.  The result is its exit
+        status and the task attributes LIO's target_handle_task_attr()
+        logged for them (dynamic debug: HEAD OF QUEUE and ORDERED, one
+        line a command; SIMPLE logs none)."""
+        tpg, acl, attr = args
+        d = "%s/acls/%s" % (tpg, acl)
+        res = self.acl_lun0(tpg, acl)
+        if res:
+            return res
+        with open(DYNDBG, "w") as f:
+            f.write("func target_handle_task_attr +p")
+        before = lio_task_attrs()
+        # -t 3: each step's timeout, the wait for the target to close the
+        # channel after SRP_I_LOGOUT among them, which the in-tree driver
+        # ignores (srp-probe then disconnects itself).
+        try:
+            p = subprocess.run([PROBE, "-q", "-t", "3", "-e",
+                                self.env["GUIDHEX"], "-l", "0", "-w", "8",
+                                "-a", "8192", "--task-attr", attr,
+                                self.env["A4"], "5555"],
+                               capture_output=True, text=True, timeout=90)
+            res = "exit %d" % p.returncode
+            if p.returncode:
+                self.note = cut(" ".join((p.stdout + p.stderr).split()), 200)
+        except subprocess.TimeoutExpired:
+            res = "srp-probe hung (90 s)"
+        after = lio_task_attrs()
+        seen = ["%s x%d" % (a, after[a] - before.get(a, 0))
+                for a in sorted(after) if after[a] > before.get(a, 0)]
+        if not target_channels_gone(30):
+            self.note += (", " if self.note else "") + \
+                "the target's channel not released in 30 s"
+        cleanup_acl(b(d))
+        return "%s, LIO logged %s" % (res, ", ".join(seen) or "none")
 
     def run(self, ops):
         for op in ops:
@@ -331,6 +380,27 @@ def srp_disk(timeout):
                     return True
         time.sleep(0.1)
     return False
+
+
+def lio_task_attrs():
+    """{attribute: lines} of LIO's "Added HEAD_OF_QUEUE|ORDERED for CDB"
+    in the kernel log."""
+    out = subprocess.run(["dmesg"], capture_output=True, text=True,
+                         errors="replace").stdout
+    n = {}
+    for m in re.finditer(r"Added (HEAD_OF_QUEUE|ORDERED) for CDB", out):
+        n[m.group(1)] = n.get(m.group(1), 0) + 1
+    return n
+
+
+def target_channels_gone(timeout):
+    """Wait until the target has no channel."""
+    end = time.monotonic() + timeout
+    while target_channels():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def target_channels():
@@ -443,7 +513,7 @@ class Op:
 
 NARGS = {"load": None, "insmod": None, "rmmod": 0, "mkdir": 1, "rmdir": 1,
          "try": 1, "ln": 2, "rm": 1, "write": 2, "read": 1, "pwrite": 2,
-         "ls": 1, "login": 3}
+         "ls": 1, "login": 3, "taskattr": 3}
 
 
 def parse_corpus(path):
@@ -507,35 +577,45 @@ def kernel_running():
 
 
 def kernel_range(text):
-    """The kernels an entry's heading names: "(Linux A to B)", "(Linux A
-    and later)", "(Linux B and earlier)"; every kernel when there is none.
-    Returns (low, high), inclusive, or None for a heading not understood."""
+    """The kernels an entry's heading names: "(Linux R, R, ...)", each R
+    "A to B", "A and later" or "B and earlier"; every kernel when there is
+    none.  Returns a list of (low, high), inclusive, or None for a heading
+    not understood."""
     def last(v):
         """The last version an upper bound takes in: "6.12" is every 6.12.y."""
         k = kernel_version(v)
         return k if v.count(".") == 2 else (k[0], k[1], 9999)
 
     if not text:
-        return ((0, 0, 0), (999, 0, 0))
+        return [((0, 0, 0), (999, 0, 0))]
+    m = re.fullmatch(r"\(Linux (.+)\)", text)
+    if not m:
+        return None
     v = r"(\d+\.\d+(?:\.\d+)?)"
-    m = re.fullmatch(r"\(Linux %s to %s\)" % (v, v), text)
-    if m:
-        return (kernel_version(m.group(1)), last(m.group(2)))
-    m = re.fullmatch(r"\(Linux %s and later\)" % v, text)
-    if m:
-        return (kernel_version(m.group(1)), (999, 0, 0))
-    m = re.fullmatch(r"\(Linux %s and earlier\)" % v, text)
-    if m:
-        return ((0, 0, 0), last(m.group(1)))
-    return None
+    ranges = []
+    for part in m.group(1).split(", "):
+        m = re.fullmatch(r"%s to %s" % (v, v), part)
+        if m:
+            ranges.append((kernel_version(m.group(1)), last(m.group(2))))
+            continue
+        m = re.fullmatch(r"%s and later" % v, part)
+        if m:
+            ranges.append((kernel_version(m.group(1)), (999, 0, 0)))
+            continue
+        m = re.fullmatch(r"%s and earlier" % v, part)
+        if m:
+            ranges.append(((0, 0, 0), last(m.group(1))))
+            continue
+        return None
+    return ranges
 
 
 def doc_tags(path):
-    """The entries of "Differences from the in-tree driver": {tag: (low,
-    high)}, the kernels whose in-tree driver each concerns, and the
+    """The entries of "Differences from the in-tree driver": {tag: [(low,
+    high), ...]}, the kernels whose in-tree driver each concerns, and the
     headings not understood.  An entry's heading is its tag, ``tag``,
     optionally followed by those kernels, e.g. ``tag`` (Linux 6.12 and
-    later)."""
+    later) or ``tag`` (Linux 6.1 to 6.1.187, 6.12 to 6.12.109)."""
     tags, errors, inside = {}, [], False
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
@@ -601,7 +681,8 @@ def main():
            "corpus parsed: %d operations" % len(ops), errors)
     kver = kernel_running()
     entries, errors = doc_tags(doc)
-    documented = [t for t, (lo, hi) in entries.items() if lo <= kver <= hi]
+    documented = [t for t, ranges in entries.items()
+                  if any(lo <= kver <= hi for lo, hi in ranges)]
     tap.ok(len(documented) > 0 and not errors,
            "Documentation lists %d intended differences, %d of them for "
            "Linux %s" % (len(entries), len(documented),

@@ -39,7 +39,8 @@ setup() {
 	# The link-local address must be past duplicate address detection and
 	# every address a GID of rxe0 before logins use them.
 	wait_until 10 addrs_ready || { echo "addresses not ready" >&2; return 1; }
-	modprobe -a configfs target_core_mod ib_core ib_cm rdma_cm scsi_common || return 1
+	modprobe -a configfs target_core_mod ib_core ib_cm rdma_cm scsi_common \
+		rdma_ucm ib_uverbs || return 1
 	grep -q " /sys/kernel/config configfs" /proc/mounts ||
 		mount -t configfs configfs /sys/kernel/config || return 1
 	grep -q " /sys/kernel/debug debugfs" /proc/mounts ||
@@ -62,6 +63,9 @@ else
 	not_ok "both modules found ($intree_ko, $ours_ko)"
 	exit 1
 fi
+DIFF_PROBE=$SRPT_REPO/build/srp-probe/srp-probe
+[ -x "$DIFF_PROBE" ] || { not_ok "srp-probe built (make tools)"; exit 1; }
+export DIFF_PROBE
 
 # What the corpus calls ${NAME} (differential.py reads DIFF_NAME).
 expand6() {
