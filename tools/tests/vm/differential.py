@@ -308,11 +308,13 @@ class Run:
     def op_taskattr(self, args):
         """taskattr TPG ACL ATTR: node ACL ACL in TPG with LUN 0 mapped,
         then srp-probe (its own login over RDMA/CM, as ACL) sends every
-        SCSI command with task attribute ATTR: INQUIRY, READ CAPACITY, 8
-        blocks written, read back and compared.  The result is its exit
-        status and the task attributes LIO's target_handle_task_attr()
-        logged for them (dynamic debug: HEAD OF QUEUE and ORDERED, one
-        line a command; SIMPLE logs none)."""
+        SCSI command with task attribute ATTR: REPORT LUNS, INQUIRY, READ
+        CAPACITY, 8 blocks written, read back and compared.  The result is
+        its exit status and the task attributes LIO's
+        target_handle_task_attr() logged for them (dynamic debug: HEAD OF
+        QUEUE and ORDERED, one line a command; SIMPLE logs none).  A
+        channel the target keeps after srp-probe's logout fails the
+        operation ("logout not finished")."""
         tpg, acl, attr = args
         d = "%s/acls/%s" % (tpg, acl)
         res = self.acl_lun0(tpg, acl)
@@ -340,7 +342,8 @@ class Run:
                 for a in sorted(after) if after[a] > before.get(a, 0)]
         if not target_channels_gone(30):
             self.note += (", " if self.note else "") + \
-                "the target's channel not released in 30 s"
+                "srp-probe's logout not finished: the target's channel " \
+                "not released in 30 s"
         cleanup_acl(b(d))
         return "%s, LIO logged %s" % (res, ", ".join(seen) or "none")
 
