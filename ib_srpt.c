@@ -596,6 +596,8 @@ static inline void srpt_debugfs_exit(void)
  *
  * A GUID-form name matches the interface id of GID 0, a GID-form name the
  * whole GID 0.  A port without a GID matches nothing.
+ *
+ * Return: true when @id names @sport.
  */
 static bool srpt_port_matches(const struct srpt_port *sport,
 			      const struct srpt_name *id)
@@ -1135,6 +1137,8 @@ static void srpt_ch_stats_add(struct srpt_rdma_ch *ch, struct srpt_stats *sum)
 /**
  * srpt_ch_nacl() - the node ACL of a channel's session
  * @ch: channel with a session.
+ *
+ * Return: the srpt_nacl that embeds the session's node ACL.
  */
 static inline struct srpt_nacl *srpt_ch_nacl(const struct srpt_rdma_ch *ch)
 {
@@ -1291,6 +1295,8 @@ static inline struct srpt_cmd *srpt_se_cmd_to_cmd(struct se_cmd *se_cmd)
 /**
  * srpt_iu_tag() - the tag of an IU of at least 16 bytes
  * @buf: the IU.
+ *
+ * Return: the tag (bytes 8 to 15), as the initiator wrote it.
  */
 static u64 srpt_iu_tag(const void *buf)
 {
@@ -1856,6 +1862,8 @@ fail:
 /**
  * srpt_task_attr() - LIO task attribute of an SRP task attribute
  * @attr: SRPT_TASK_* (validated by srpt_parse_cmd()).
+ *
+ * Return: the TCM_*_TAG LIO queues the command with.
  */
 static int srpt_task_attr(u8 attr)
 {
@@ -3144,6 +3152,8 @@ static bool srpt_ch_close(struct srpt_rdma_ch *ch)
 /**
  * srpt_cmd_state_name() - name of a command state, for log lines
  * @state: enum srpt_cmd_state.
+ *
+ * Return: a constant string, "?" for a value out of range.
  */
 static const char *srpt_cmd_state_name(enum srpt_cmd_state state)
 {
@@ -3580,6 +3590,8 @@ struct srpt_login_ctx {
  * @id: parsed IPv4 or IPv6 name.
  * @ss: socket address, of any family; an IPv4 address may come
  *	IPv4-mapped in an IPv6 one.
+ *
+ * Return: true when @ss holds the address @id names.
  */
 static bool srpt_addr_is(const struct srpt_name *id,
 			 const struct sockaddr_storage *ss)
@@ -3744,6 +3756,8 @@ static bool srpt_admit_login(struct srpt_rdma_ch *ch,
 /**
  * srpt_login_rej_msg() - what a login reject reason means, for log lines
  * @reason: SRPT_REJ_*.
+ *
+ * Return: a constant string.
  */
 static const char *srpt_login_rej_msg(u32 reason)
 {
@@ -3868,6 +3882,8 @@ static void srpt_login_done(struct srpt_rdma_ch *ch, bool accepted)
 /**
  * srpt_ch_closing() - whether a channel was closed
  * @ch: channel.
+ *
+ * Return: true once @ch is disconnecting or later.
  */
 static bool srpt_ch_closing(struct srpt_rdma_ch *ch)
 {
@@ -6170,6 +6186,8 @@ static struct configfs_attribute *srpt_tpg_base_attrs[] = {
  * @state: enum srpt_ch_state.
  *
  * rtslib-fb (targetcli "sessions") parses TARG_CONN_STATE_* words.
+ *
+ * Return: a constant string.
  */
 static const char *srpt_ch_state_name(enum srpt_ch_state state)
 {

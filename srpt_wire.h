@@ -206,6 +206,8 @@ static inline int srpt_parse_guid_name(const char *s, size_t len, u8 guid[8])
  * srpt_has_hex_prefix() - whether @s starts with "0x" or "0X"
  * @s: text.
  * @len: its length.
+ *
+ * Return: true when it does.
  */
 static inline bool srpt_has_hex_prefix(const char *s, size_t len)
 {
@@ -480,6 +482,8 @@ enum {
  *
  * Tab, newline, vertical tab, form feed, carriage return, space and the
  * Latin-1 no-break space (0xa0), as the kernel's character table has it.
+ *
+ * Return: true for those bytes.
  */
 static inline bool srpt_kspace(char c)
 {

@@ -170,7 +170,7 @@ check: $k: $([ $rc = 0 ] && echo passed || echo FAILED), $(($(date +%s) - _t0)) 
 # What CI runs after "make check" (make check-kernels-ci): on each of
 # $CI_KERNELS, build hygiene (kbuild) and the VM tests $CI_KERNEL_TESTS
 # (default: the core set but t-dkms), and t-dkms too on those of
-# $CI_DKMS_KERNELS (default: trixie-6.12).  Each kernel's kbuild, host
+# $CI_DKMS_KERNELS (default: all of them).  Each kernel's kbuild, host
 # work only (under a minute), runs while the VM tests of the kernel before
 # it run (tools/kernels.sh's lock keeps their cache work apart); its
 # output follows theirs.
@@ -198,7 +198,7 @@ run_ci_kernels() {
 # ci_vm SERIES: the CI's VM tests on SERIES.
 ci_vm() {
 	t=${CI_KERNEL_TESTS:-$(echo "$core_tests" | sed 's/ *t-dkms\.t//')}
-	case " ${CI_DKMS_KERNELS-trixie-6.12} " in
+	case " ${CI_DKMS_KERNELS-${CI_KERNELS:-$other_kernels}} " in
 	*" $1 "*)
 		case " $t " in *" t-dkms.t "*) ;; *) t="$t t-dkms.t" ;; esac
 		;;

@@ -8,8 +8,9 @@
 # apply agrees), "make M=drivers/infiniband/ulp/srpt" with Debian's config
 # builds ib_srpt.ko there without a warning, the Makefile's feature tests
 # (srpt_compat.h) found what that tree has, and the module is this driver
-# with the vermagic of the kernel's own ib_srpt.ko.  A series whose source
-# is missing is skipped, with the command that fetches it.
+# with the vermagic of the kernel's own ib_srpt.ko, and the kernel's own
+# kernel-doc finds nothing to say about the driver's comments.  A series
+# whose source is missing is skipped, with the command that fetches it.
 #
 # tools/intree.sh keeps the prepared trees (unpacked, Debian's config,
 # modules_prepare) in /var/cache/ib_srpt/intree: the first run for a kernel
@@ -88,6 +89,14 @@ for s in host bpo-6.12 trixie-6.12 trixie-bpo; do
 	own=$(find "$modules/kernel/$srpt" -name 'ib_srpt.ko*' 2>/dev/null | head -n 1)
 	check "$s: vermagic is that of $rel's own ib_srpt.ko ($(vermagic "$own" 2>/dev/null))" \
 		sh -c "[ -n '$own' ] && [ \"\$(/sbin/modinfo -F vermagic $ko)\" = \"\$(/sbin/modinfo -F vermagic $own)\" ]"
+	# The tree's own kernel-doc (Perl on 6.1 and 6.12, Python on 7.x)
+	# over the driver's sources, as its "make W=2" runs it (-Wall where
+	# that passes it: missing Return: sections too); 7.x's M= builds skip it.
+	kdoc_flags=-none
+	! grep -q -- '-Wall' "$tree/scripts/Makefile.build" || kdoc_flags="-none -Wall"
+	# shellcheck disable=SC2086 # lists of options and file names
+	check "$s: its own kernel-doc $kdoc_flags finds nothing in the driver's sources" \
+		sh -c "out=\$($tree/scripts/kernel-doc $kdoc_flags $(tools/kernel-doc.sh --sources) 2>&1) && [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
 	echo "# $s ($rel): prepare $((t1 - t0)) s ($(cat "$cache/$rel/times" 2>/dev/null || echo '?') when made), patch and build $((t2 - t1)) s"
 done
 echo "1..$n"
