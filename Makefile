@@ -57,7 +57,7 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(SRC) CONFIG_INFINIBAND_SRPT=m
 # The IB CM test initiator (tools/ibcm-initiator/), an out-of-tree module.
 KBUILD_INI = $(MAKE) -C $(KDIR) M=$(SRC)/tools/ibcm-initiator
 
-.PHONY: all modules install uninstall clean help man deps lint unit check check-host check-harness check-vm check-intree check-kernel-core check-kernels check-kernels-ci demo tools debug-kernel check-debug check-faults check-faults-sample fuzz \
+.PHONY: all modules install uninstall clean help man deps lint unit check check-host check-harness check-vm check-intree check-kernel-core check-kernels check-kernels-ci demo tools debug-kernel check-debug check-faults check-faults-cover check-faults-sample fuzz \
 	install-src install-systemd uninstall-systemd dkms-install dkms-uninstall deb version kernels kernel-patch bench bench-gate
 
 # The version, written once: SRPT_DRV_VERSION in ib_srpt.h (MODULE_VERSION).
@@ -181,6 +181,7 @@ help:
 	@echo "make check-debug  data-path and hostile VM tests on that kernel (slow)"
 	@echo "make check-faults the fault sweep on that kernel: the calls of the driver that"
 	@echo "                  can fail, failed in turn on every path (hours)"
+	@echo "make check-faults-cover every site failed once, on the first path that calls it"
 	@echo "make check-faults-sample a handful of its injections (not in make check: only the"
 	@echo "                  debug kernel has fault injection)"
 	@echo "make man          the kernel API manual: section-9 pages from kernel-doc in build/man/"
@@ -281,6 +282,9 @@ check-debug: deps
 # CONFIG_FAULT_INJECTION, so both run on the debug kernel only.
 check-faults: deps
 	tools/debug-kernel/check-faults.sh
+
+check-faults-cover: deps
+	SRPT_FAULTS_MODE=cover tools/debug-kernel/check-faults.sh
 
 check-faults-sample: deps
 	SRPT_FAULTS_MODE=sample tools/debug-kernel/check-faults.sh

@@ -10,6 +10,8 @@
 # copy of the sources, as check-debug.sh does), srp-probe (make tools),
 # then runs the sweep in one VM.
 #
+# SRPT_FAULTS_MODE=cover (make check-faults-cover): every site failed
+# once, its last call, on the first path that calls it.
 # SRPT_FAULTS_MODE=sample (make check-faults-sample): a handful of
 # injections instead of the first three and the last call of every site.  SRPT_FAULTS_PATHS,
 # SRPT_FAULTS_SITES and SRPT_FAULTS_MAX_N restrict the sweep (see the

@@ -91,7 +91,8 @@ sw_verdict() {
 # ---- the sweep's loop (the guest test defines the steps it calls: sw_arm,
 # sw_disarm, sw_counts, sw_mark, sw_refused, sw_settle,
 # sw_channels_clean, sw_kmemleak, sw_unload, and each path's p_PATH_pre,
-# p_PATH_run and p_PATH_post; it sets run_tmo, step_tmo, max_n, sites;
+# p_PATH_run and p_PATH_post; it sets run_tmo, step_tmo, max_n, sites,
+# cover;
 # it may replace the witness and sw_expect hooks below) ----
 
 # sw_witness_start PATH: start another session that the injections on
@@ -119,7 +120,7 @@ sw_step() {
 sw_init() {
 	sw_tmp=${sw_tmp:-/tmp}
 	run_tmo=${run_tmo:-240} step_tmo=${step_tmo:-120}
-	max_n=${max_n:-0} sites=${sites:-}
+	max_n=${max_n:-0} sites=${sites:-} cover=${cover:-0}
 	n_inj=0 n_fired=0 n_surv=0 n_unreached=0 n_paths=0
 	: >"$sw_tmp"/sw.sites
 	: >"$sw_tmp"/sw.table
@@ -245,6 +246,13 @@ sw_path_sites() {
 	sw_delta "$sw_tmp"/sw.c0 "$sw_tmp"/sw.c1 >"$sw_tmp"/sw.delta
 	if [ -n "$sites" ]; then
 		awk -v want=" $sites " 'index(want, " " $2 " ")' "$sw_tmp"/sw.delta >"$sw_tmp"/sw.delta.f
+		mv "$sw_tmp"/sw.delta.f "$sw_tmp"/sw.delta
+	fi
+	# cover=1: a site an earlier path failed (an injection there fired)
+	# is not failed again.
+	if [ "$cover" = 1 ]; then
+		awk 'FILENAME == ARGV[1] { done[$1]; next } !($2 in done)' \
+			"$sw_tmp"/sw.sites "$sw_tmp"/sw.delta >"$sw_tmp"/sw.delta.f
 		mv "$sw_tmp"/sw.delta.f "$sw_tmp"/sw.delta
 	fi
 	ok "$_p: runs clean, $(wc -l <"$sw_tmp"/sw.delta) site(s) to fail: $(awk '{ printf "%s%s x%d", s, $2, $3; s = ", " }' "$sw_tmp"/sw.delta)"

@@ -193,7 +193,11 @@ p_broken_post() { :; }
 p_witness_pre() { :; }
 p_witness_run() { call 0 a || { touch "$sw_tmp/ended"; echo witness: refused >&2; return 1; }; }
 p_witness_post() { :; }
-run_tmo=3 step_tmo=3
+# good2: calls a and c (cover mode: only c is failed after good).
+p_good2_pre() { :; }
+p_good2_run() { call 0 a && call 2 c || { echo "good2: refused" >&2; return 1; }; }
+p_good2_post() { :; }
+run_tmo=3 step_tmo=3 max_n=${MOCK_MAX_N:-0} cover=${MOCK_COVER:-0}
 sw_init
 for p in $MOCK_PATHS; do
 	sw_path "$p"
@@ -205,6 +209,7 @@ MOCK
 mock() {
 	mkdir -p "$tmp/m" && rm -rf "$tmp/m"/* &&
 		MOCK_TMP=$tmp/m MOCK_PATHS=$1 SRPT_REPO=$top SRPT_KMSG="" SRPT_FAULTS_UNREACHED=${2-c} \
+		MOCK_COVER=${MOCK_COVER:-0} MOCK_MAX_N=${MOCK_MAX_N:-0} \
 		sh "$tmp/mock.sh" >"$tmp/mock.out" 2>&1
 	cat "$tmp/mock.out"
 }
@@ -237,6 +242,13 @@ check "loop: a path that fails clean is not ok, the next path still runs" sh -c 
 	grep -q "^ok [0-9]* - good: ib_srpt unloads after the injections$" "$1"' - "$tmp/mock.out"
 check "loop: the other session is stopped after each path, failed or not" sh -c '
 	[ "$(tr "\n" " " <"$1")" = "start broken stop start good stop " ]' - "$tmp/m/w"
+MOCK_COVER=1 MOCK_MAX_N=1 mock "good good2" "" >/dev/null
+check "loop, cover: each site once, its last call, on the first path that calls it" sh -c '
+	[ "$(grep -c "^ok [0-9]* - good: \(a call 2 of 2\|b call 1 of 1\): " "$1")" = 2 ] &&
+	grep -q "^ok [0-9]* - good2: runs clean, 1 site(s) to fail: c x1$" "$1" &&
+	grep -q "^ok [0-9]* - good2: c call 1 of 1: the path failed: good2: refused$" "$1" &&
+	grep -q "^ok [0-9]* - every site was failed on some path$" "$1" &&
+	grep -q "^# fault sweep: 2 path(s), 3 site(s) of 3 failed, 3 injection(s), 3 fired, 0 not reached, 3 survived$" "$1"' - "$tmp/mock.out"
 mock "hang good" >/dev/null
 check "loop: a hang ends the sweep" sh -c 'grep -q "^not ok [0-9]* - hang: a call 1 of 1: the path hangs (still running after 3 s); the sweep ends here$" "$1" &&
 	! grep -q " - good: " "$1"' - "$tmp/mock.out"

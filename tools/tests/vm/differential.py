@@ -46,7 +46,7 @@ PARAMS = "/sys/module/ib_srpt/parameters"
 COMMON_PARAMS = ("srp_max_req_size", "srpt_srq_size", "srpt_service_guid")
 DYNDBG = "/sys/kernel/debug/dynamic_debug/control"
 SRP_PORT = "/sys/class/infiniband_srp/srp-rxe0-1"
-# The userspace SRP initiator (tools/srp-probe), for "taskattr".
+# The userspace SRP initiator (tools/srp-probe), for "taskattr" and "logout".
 PROBE = os.environ.get("DIFF_PROBE", "")
 # Variables a corpus line may use as ${NAME}; t-differential.t exports them.
 VARS = ("GUID", "GUIDUP", "GUIDSHORT", "GUIDHEX", "GID", "GIDUP", "INI",
@@ -347,6 +347,36 @@ class Run:
         cleanup_acl(b(d))
         return "%s, LIO logged %s" % (res, ", ".join(seen) or "none")
 
+    def op_logout(self, args):
+        """logout TPG ACL: node ACL ACL in TPG with LUN 0 mapped, then
+        srp-probe logs in as ACL over RDMA/CM and sends SRP_I_LOGOUT at
+        once.  The result is what srp-probe saw: "the target closed the
+        channel", or "disconnected" when the target kept it for 3 s (its
+        step timeout) and srp-probe closed it itself; with its exit status
+        when not 0."""
+        tpg, acl = args
+        d = "%s/acls/%s" % (tpg, acl)
+        res = self.acl_lun0(tpg, acl)
+        if res:
+            return res
+        try:
+            p = subprocess.run([PROBE, "-t", "3", "-e", self.env["GUIDHEX"],
+                                self.env["A4"], "5555"],
+                               capture_output=True, text=True, timeout=90)
+            seen = [line[len("logout: "):] for line in p.stdout.splitlines()
+                    if line.startswith("logout: ")]
+            res = seen[0] if seen else "no logout line"
+            if p.returncode:
+                res += ", exit %d" % p.returncode
+                self.note = cut(" ".join((p.stdout + p.stderr).split()), 200)
+        except subprocess.TimeoutExpired:
+            res = "srp-probe hung (90 s)"
+        if not target_channels_gone(30):
+            self.note += (", " if self.note else "") + \
+                "the target's channel not released in 30 s"
+        cleanup_acl(b(d))
+        return res
+
     def run(self, ops):
         for op in ops:
             args = [self.expand(a) for a in op.args]
@@ -516,7 +546,7 @@ class Op:
 
 NARGS = {"load": None, "insmod": None, "rmmod": 0, "mkdir": 1, "rmdir": 1,
          "try": 1, "ln": 2, "rm": 1, "write": 2, "read": 1, "pwrite": 2,
-         "ls": 1, "login": 3, "taskattr": 3}
+         "ls": 1, "login": 3, "taskattr": 3, "logout": 2}
 
 
 def parse_corpus(path):
