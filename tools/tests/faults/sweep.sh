@@ -149,6 +149,9 @@ sw_inject() {
 	export sw_fail_at
 	sw_step "$_ip" run "$run_tmo"
 	_rc=$?
+	# The load path's injection is for this run alone: the undoing and
+	# the clean run after the site's injections load without it.
+	sw_fail_at=
 	cp "$sw_tmp"/sw.out "$sw_tmp"/sw.run.out
 	sw_settle
 	sw_disarm

@@ -193,6 +193,20 @@ p_broken_post() { :; }
 p_witness_pre() { :; }
 p_witness_run() { call 0 a || { touch "$sw_tmp/ended"; echo witness: refused >&2; return 1; }; }
 p_witness_post() { :; }
+# load: as the driver's load path, its injection is fail_at (sw_fail_at),
+# for the injected run alone; a load with it set fails.
+p_load_pre() { :; }
+p_load_run() {
+	case ${sw_fail_at:-} in
+	'') call 0 a ;;
+	a:*)
+		klog "ib_srpt: fault injected at a (call 1 since load)"
+		echo "insmod: Cannot allocate memory" >&2
+		return 1
+		;;
+	esac
+}
+p_load_post() { :; }
 # good2: calls a and c (cover mode: only c is failed after good).
 p_good2_pre() { :; }
 p_good2_run() { call 0 a && call 2 c || { echo "good2: refused" >&2; return 1; }; }
@@ -242,6 +256,10 @@ check "loop: a path that fails clean is not ok, the next path still runs" sh -c 
 	grep -q "^ok [0-9]* - good: ib_srpt unloads after the injections$" "$1"' - "$tmp/mock.out"
 check "loop: the other session is stopped after each path, failed or not" sh -c '
 	[ "$(tr "\n" " " <"$1")" = "start broken stop start good stop " ]' - "$tmp/m/w"
+mock load >/dev/null
+check "loop: the load path's fail_at is for the injected run alone" sh -c '
+	grep -q "^ok [0-9]* - load: a call 1 of 1: the path failed: insmod: Cannot allocate memory$" "$1" &&
+	grep -q "^ok [0-9]* - load: runs clean again after the injections at a$" "$1"' - "$tmp/mock.out"
 MOCK_COVER=1 MOCK_MAX_N=1 mock "good good2" "" >/dev/null
 check "loop, cover: each site once, its last call, on the first path that calls it" sh -c '
 	[ "$(grep -c "^ok [0-9]* - good: \(a call 2 of 2\|b call 1 of 1\): " "$1")" = 2 ] &&
