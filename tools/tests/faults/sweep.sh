@@ -261,9 +261,16 @@ sw_path_sites() {
 	ok "$_p: runs clean, $(wc -l <"$sw_tmp"/sw.delta) site(s) to fail: $(awk '{ printf "%s%s x%d", s, $2, $3; s = ", " }' "$sw_tmp"/sw.delta)"
 	while read -r _i _s _n; do
 		for _k in $(sw_calls "$_n" "$max_n"); do
+			_u0=$n_unreached
 			sw_inject "$_p" "$_i" "$_s" "$_k" "$_n" </dev/null
 			[ $? != 2 ] || return 2
 		done
+		# cover=1: when the last call did not come this time (a site's
+		# count varies from run to run), the first call instead.
+		if [ "$cover" = 1 ] && [ "$_n" -gt 1 ] && [ "$n_unreached" -gt "$_u0" ]; then
+			sw_inject "$_p" "$_i" "$_s" 1 "$_n" </dev/null
+			[ $? != 2 ] || return 2
+		fi
 		sw_kmemleak "$_p: after the injections at $_s" </dev/null
 		if sw_step "$_p" pre </dev/null && sw_step "$_p" run "$run_tmo" </dev/null; then
 			sw_step "$_p" post </dev/null

@@ -33,7 +33,8 @@
 # and the sites no path reached (a TODO line).
 #
 # SRPT_FAULTS_MODE=cover: every site failed once, its last call (the
-# most to unwind), on the first path whose clean run calls it, which
+# most to unwind; the first when the last does not come again), on the
+# first path whose clean run calls it, which
 # keeps the whole sweep to a few hours on the debug kernel; the paths
 # after it run clean and fail only the sites no path before them failed.
 # SRPT_FAULTS_MODE=sample (make check-faults-sample): a handful of

@@ -207,6 +207,17 @@ p_load_run() {
 	esac
 }
 p_load_post() { :; }
+# vary: calls a twice in its first (clean) run, once in every later one.
+p_vary_pre() { :; }
+p_vary_run() {
+	if [ -f "$sw_tmp/vary" ]; then
+		call 0 a || { echo "vary: refused" >&2; return 1; }
+	else
+		touch "$sw_tmp/vary"
+		call 0 a && call 0 a
+	fi
+}
+p_vary_post() { :; }
 # good2: calls a and c (cover mode: only c is failed after good).
 p_good2_pre() { :; }
 p_good2_run() { call 0 a && call 2 c || { echo "good2: refused" >&2; return 1; }; }
@@ -260,6 +271,10 @@ mock load >/dev/null
 check "loop: the load path's fail_at is for the injected run alone" sh -c '
 	grep -q "^ok [0-9]* - load: a call 1 of 1: the path failed: insmod: Cannot allocate memory$" "$1" &&
 	grep -q "^ok [0-9]* - load: runs clean again after the injections at a$" "$1"' - "$tmp/mock.out"
+MOCK_COVER=1 MOCK_MAX_N=1 mock vary >/dev/null
+check "loop, cover: the first call when the last did not come" sh -c '
+	grep -q "^ok [0-9]* - vary: a call 2 of 2 # SKIP not reached" "$1" &&
+	grep -q "^ok [0-9]* - vary: a call 1 of 2: the path failed: vary: refused$" "$1"' - "$tmp/mock.out"
 MOCK_COVER=1 MOCK_MAX_N=1 mock "good good2" "" >/dev/null
 check "loop, cover: each site once, its last call, on the first path that calls it" sh -c '
 	[ "$(grep -c "^ok [0-9]* - good: \(a call 2 of 2\|b call 1 of 1\): " "$1")" = 2 ] &&
