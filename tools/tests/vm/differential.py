@@ -305,6 +305,32 @@ class Run:
         cleanup_acl(b(d))
         return res
 
+    def probe(self, opts):
+        """srp-probe with OPTS, logged in over RDMA/CM to the target's
+        port 5555: the finished process, or None when it hung (90 s).  -t 3:
+        each step's timeout, the wait for the target to close the channel
+        after SRP_I_LOGOUT among them, which the in-tree driver ignores
+        (srp-probe then disconnects itself).  Its output goes to the note
+        when it fails."""
+        try:
+            p = subprocess.run([PROBE, "-t", "3", "-e", self.env["GUIDHEX"]] +
+                               opts + [self.env["A4"], "5555"],
+                               capture_output=True, text=True, timeout=90)
+        except subprocess.TimeoutExpired:
+            return None
+        if p.returncode:
+            self.note = cut(" ".join((p.stdout + p.stderr).split()), 200)
+        return p
+
+    def probe_done(self, d):
+        """After srp-probe: the target's channel released (noted when not
+        in 30 s: the operation fails), ACL directory D removed."""
+        if not target_channels_gone(30):
+            self.note += (", " if self.note else "") + \
+                "srp-probe's logout not finished: the target's channel " \
+                "not released in 30 s"
+        cleanup_acl(b(d))
+
     def op_taskattr(self, args):
         """taskattr TPG ACL ATTR: node ACL ACL in TPG with LUN 0 mapped,
         then srp-probe (its own login over RDMA/CM, as ACL) sends every
@@ -323,28 +349,14 @@ class Run:
         with open(DYNDBG, "w") as f:
             f.write("func target_handle_task_attr +p")
         before = lio_task_attrs()
-        # -t 3: each step's timeout, the wait for the target to close the
-        # channel after SRP_I_LOGOUT among them, which the in-tree driver
-        # ignores (srp-probe then disconnects itself).
-        try:
-            p = subprocess.run([PROBE, "-q", "-t", "3", "-e",
-                                self.env["GUIDHEX"], "-l", "0", "-w", "8",
-                                "-a", "8192", "--task-attr", attr,
-                                self.env["A4"], "5555"],
-                               capture_output=True, text=True, timeout=90)
-            res = "exit %d" % p.returncode
-            if p.returncode:
-                self.note = cut(" ".join((p.stdout + p.stderr).split()), 200)
-        except subprocess.TimeoutExpired:
-            res = "srp-probe hung (90 s)"
+        p = self.probe(["-q", "-l", "0", "-w", "8", "-a", "8192",
+                        "--task-attr", attr])
+        res = "srp-probe hung (90 s)" if p is None else \
+            "exit %d" % p.returncode
         after = lio_task_attrs()
         seen = ["%s x%d" % (a, after[a] - before.get(a, 0))
                 for a in sorted(after) if after[a] > before.get(a, 0)]
-        if not target_channels_gone(30):
-            self.note += (", " if self.note else "") + \
-                "srp-probe's logout not finished: the target's channel " \
-                "not released in 30 s"
-        cleanup_acl(b(d))
+        self.probe_done(d)
         return "%s, LIO logged %s" % (res, ", ".join(seen) or "none")
 
     def op_logout(self, args):
@@ -359,22 +371,16 @@ class Run:
         res = self.acl_lun0(tpg, acl)
         if res:
             return res
-        try:
-            p = subprocess.run([PROBE, "-t", "3", "-e", self.env["GUIDHEX"],
-                                self.env["A4"], "5555"],
-                               capture_output=True, text=True, timeout=90)
+        p = self.probe([])
+        if p is None:
+            res = "srp-probe hung (90 s)"
+        else:
             seen = [line[len("logout: "):] for line in p.stdout.splitlines()
                     if line.startswith("logout: ")]
             res = seen[0] if seen else "no logout line"
             if p.returncode:
                 res += ", exit %d" % p.returncode
-                self.note = cut(" ".join((p.stdout + p.stderr).split()), 200)
-        except subprocess.TimeoutExpired:
-            res = "srp-probe hung (90 s)"
-        if not target_channels_gone(30):
-            self.note += (", " if self.note else "") + \
-                "the target's channel not released in 30 s"
-        cleanup_acl(b(d))
+        self.probe_done(d)
         return res
 
     def run(self, ops):
