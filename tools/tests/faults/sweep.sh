@@ -288,8 +288,8 @@ sw_path_sites() {
 # injection that fired survived, and every site (of $sw_tmp/sw.allsites, or
 # of $sites when the sweep was restricted) was failed on some path (an
 # injection there fired).  A site no path reached is a failure, unless it
-# is one of SRPT_FAULTS_UNREACHED (default: the sites testing.rst names as
-# reached only by other tests), which are a TODO.
+# is one of SRPT_FAULTS_UNREACHED (default none: every site has a path
+# that calls it), which are a TODO.
 sw_summary() {
 	reached=$(sort -u "$sw_tmp"/sw.sites | wc -l)
 	diag "fault sweep: $n_paths path(s), $reached site(s) of $1 failed, $n_inj injection(s), $n_fired fired, $n_unreached not reached, $n_surv survived"
@@ -311,7 +311,7 @@ sw_summary() {
 		missing=${missing% }
 		known='' unknown=''
 		for s in $missing; do
-			case " ${SRPT_FAULTS_UNREACHED-imm_copy qp_err trim_rw} " in
+			case " ${SRPT_FAULTS_UNREACHED-} " in
 			*" $s "*) known="$known $s" ;;
 			*) unknown="$unknown $s" ;;
 			esac

@@ -63,7 +63,7 @@ run_tmo=${SRPT_FAULTS_RUN_TMO:-240}
 step_tmo=${SRPT_FAULTS_STEP_TMO:-120}
 settle=${SRPT_FAULTS_SETTLE:-1}
 cover=0
-all_paths="load device_add port_up port_event configfs rdma_cm_login ib_cm_login refused_login srq_login io io_noimm ibcm_io tmf stats dm logout acl_rmdir tpg_disable srq_toggle device_remove unload"
+all_paths="load device_add port_up port_event configfs rdma_cm_login ib_cm_login refused_login srq_login io io_noimm ibcm_io srq_imm credit_abuse tmf stats dm logout acl_rmdir tpg_disable srq_toggle device_remove unload"
 case $mode in
 sample)
 	paths=${SRPT_FAULTS_PATHS:-rdma_cm_login ib_cm_login io}
@@ -88,6 +88,7 @@ cover)
 esac
 ibcm_ko=${SRPT_IBCM_KO:-$SRPT_REPO/tools/ibcm-initiator/srp_ibcm_ini.ko}
 probe=$SRPT_REPO/build/srp-probe/srp-probe
+hostile=$SRPT_REPO/build/srp-probe/srp-hostile
 ctl=/sys/kernel/debug/srp_ibcm_ini
 
 # ---- the fault injection interface ----------------------------------------
@@ -148,7 +149,7 @@ sw_export() {
 		srp_export_teardown 2>/dev/null
 		srp_export_setup || return 1
 	fi
-	for _a in "$ini" "$ibcm_ini" "$witness_ini"; do
+	for _a in "$ini" "$ibcm_ini" "$witness_ini" "$probe_ini"; do
 		[ -d "$SRPT_TPG/acls/$_a/lun_0" ] || srp_acl "$_a" || return 1
 	done
 }
@@ -369,9 +370,11 @@ p_srq_login_run() { sw_login && sw_rw; }
 p_srq_login_post() { sw_logout_wait; }
 
 # I/O: reads and writes with immediate data, without, and the test
-# initiator's direct, indirect and external-table commands; TMF.
+# initiator's direct, indirect and external-table commands; TMF.  The io
+# path also reads less than the initiator's buffer holds (an INQUIRY of
+# 4 KiB, answered with its standard data: the DATA-IN is trimmed).
 p_io_pre() { sw_up && sw_login && sw_credits_keep; }
-p_io_run() { sw_rw; }
+p_io_run() { sw_rw && sg_inq --len=4096 "$(srp_disk 30)" >/dev/null; }
 p_io_post() { sw_logout_wait; }
 p_io_noimm_pre() {
 	sw_up && echo N >/sys/module/ib_srp/parameters/use_imm_data &&
@@ -387,6 +390,32 @@ p_io_noimm_post() {
 p_ibcm_io_pre() { sw_up && sw_ibcm_connect; }
 p_ibcm_io_run() { sw_ibcm io; }
 p_ibcm_io_post() { echo close >$ctl/ctl 2>/dev/null; sw_channels_are_left; }
+# Immediate data at an offset the SRQ's receive buffers were not placed
+# for (srp-probe, offset 96: the data is copied out of the buffer), 4 KiB
+# written and read back; no witness (use_srq set ends its channel).
+p_srq_imm_pre() {
+	sw_up || return 1
+	[ "$(cat "$SRPT_TPG"/attrib/use_srq)" = 1 ] ||
+		echo 1 >"$SRPT_TPG"/attrib/use_srq
+}
+p_srq_imm_run() {
+	"$probe" -q -x $probe_ext -m 96 -d immediate -w 8 -a 8192 -l 0 \
+		-e "$(srpt_guid16)" "$SRPT_IP" "$SRPT_CM_PORT"
+}
+p_srq_imm_post() { sw_channels_are_left; }
+# An initiator that ignores its credits (srp-hostile's credit case): the
+# target stops the channel's QP taking receives and ends the channel.
+p_credit_abuse_pre() { sw_up && modprobe -a rdma_ucm ib_uverbs; }
+p_credit_abuse_run() {
+	"$hostile" --id-ext "$(srpt_guid16)" --initiator-id "$probe_ini" \
+		--lun 0 --max-req-size "$(cat /sys/module/ib_srpt/parameters/srp_max_req_size)" \
+		--channels-cmd "timeout 10 grep -c '^CID: ' $SRPT_TPG/acls/$probe_ini/info" \
+		--case "credits: more requests" "$SRPT_IP" "$SRPT_CM_PORT" \
+		>/tmp/sw.hostile 2>&1 && return 0
+	grep -v '^ok \|^1\.\.' /tmp/sw.hostile
+	return 1
+}
+p_credit_abuse_post() { sw_channels_are_left; }
 p_tmf_pre() { sw_up && sw_login; }
 p_tmf_run() { sg_reset --device "$(srp_disk 30)" >/dev/null && sw_rw; }
 p_tmf_post() { sw_logout_wait; }
@@ -487,7 +516,7 @@ sw_released_all() {
 # The witness: an srp-probe login (initiator_ext b1, an ACL of its own)
 # that holds its channel through the injections of the paths below, which
 # end no channel but their own; it must still be up after each.
-witness_paths=" port_event rdma_cm_login ib_cm_login refused_login io io_noimm ibcm_io tmf stats dm logout acl_rmdir "
+witness_paths=" port_event rdma_cm_login ib_cm_login refused_login io io_noimm ibcm_io credit_abuse tmf stats dm logout acl_rmdir "
 witness_ext=00000000000000b1
 sw_wn=0 sw_wpid=
 sw_witness_start() {
@@ -551,7 +580,10 @@ export SRPT_TPG
 ibcm_ini=0x00000000000000a1$(echo "$RXE_GID_HEX" | cut -c17-32)
 # The witness's (srp-probe -x): initiator_ext b1, then the port GUID.
 witness_ini=0x$witness_ext$(echo "$RXE_GID_HEX" | cut -c17-32)
-export ini ibcm_ini witness_ini
+# srp-probe's and srp-hostile's of the srq_imm and credit_abuse paths: c1.
+probe_ext=00000000000000c1
+probe_ini=0x$probe_ext$(echo "$RXE_GID_HEX" | cut -c17-32)
+export ini ibcm_ini witness_ini probe_ini
 sw_load || { not_ok "ib_srpt loaded"; exit 1; }
 if [ ! -d $fdir/fail ]; then
 	ok "# SKIP this kernel has no CONFIG_FAULT_INJECTION_DEBUG_FS (make check-faults runs the debug kernel)"
@@ -573,9 +605,12 @@ for p in $paths; do
 		not_ok "path $p exists (one of: $all_paths)"
 		continue
 	fi
-	if [ "$p" = dm ] && [ ! -x "$probe" ]; then
-		ok "# SKIP dm: srp-probe not built (make tools)"
-		continue
+	if [ ! -x "$probe" ] || [ ! -x "$hostile" ]; then
+		case $p in dm | srq_imm | credit_abuse)
+			ok "# SKIP $p: srp-probe not built (make tools)"
+			continue
+			;;
+		esac
 	fi
 	sw_path "$p"
 	[ $? != 2 ] || break
